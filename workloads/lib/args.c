@@ -1,0 +1,108 @@
+#include "args.h"
+
+#include "err.h"
+#include "size.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || *s == ' ' || *s == '\t')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+uint64_t arg_u64(const char *option, const char *value)
+{
+	uint64_t v;
+
+	if (parse_u64(value, &v))
+		die(EXIT_LAB_USAGE, "bad %s value '%s': expected a non-negative integer",
+		    option, value);
+	return v;
+}
+
+uint64_t arg_positive(const char *option, const char *value)
+{
+	uint64_t v = arg_u64(option, value);
+
+	if (v == 0)
+		die(EXIT_LAB_USAGE, "bad %s value '%s': must be at least 1", option, value);
+	return v;
+}
+
+uint64_t arg_size(const char *option, const char *value, uint64_t memtotal)
+{
+	uint64_t bytes;
+	const char *why;
+
+	if (size_parse(value, memtotal, &bytes, &why))
+		die(EXIT_LAB_USAGE, "bad %s value '%s': %s", option, value, why);
+	return bytes;
+}
+
+enum phase arg_phase(const char *value)
+{
+	if (!strcmp(value, "setup"))
+		return PHASE_SETUP;
+	if (!strcmp(value, "run"))
+		return PHASE_RUN;
+	if (!strcmp(value, "all"))
+		return PHASE_ALL;
+	die(EXIT_LAB_USAGE, "bad --phase value '%s': expected setup, run or all", value);
+}
+
+const char *phase_name(enum phase p)
+{
+	switch (p) {
+	case PHASE_SETUP:
+		return "setup";
+	case PHASE_RUN:
+		return "run";
+	default:
+		return "all";
+	}
+}
+
+_Noreturn void arg_getopt_failed(int c, char **argv, int optind_now)
+{
+	const char *arg = argv[optind_now - 1];
+
+	if (c == ':')
+		die(EXIT_LAB_USAGE, "option '%s' needs a value (see --help)", arg);
+	die(EXIT_LAB_USAGE, "unknown option '%s' (see --help)", arg);
+}
+
+void arg_no_positionals(int argc, char **argv, int optind_now)
+{
+	if (optind_now < argc)
+		die(EXIT_LAB_USAGE, "unexpected argument '%s' (see --help)", argv[optind_now]);
+}

@@ -1,0 +1,151 @@
+#include "datafile.h"
+
+#include "err.h"
+#include "stamp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CREATE_CHUNK_PAGES 256u
+
+char *datafile_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(len);
+
+	if (!p)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	snprintf(p, len, "%s/%s", dir, name);
+	return p;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_parent(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, err = 0;
+
+	if (!copy)
+		return ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		err = errno;
+	else if (fsync(fd) && errno != EINVAL)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return err;
+}
+
+int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
+{
+	size_t len = strlen(path) + 32;
+	char *tmp = malloc(len);
+	unsigned char *chunk = malloc((size_t)CREATE_CHUNK_PAGES * LAB_PAGE_SIZE);
+	int fd = -1, err = 0;
+
+	if (!tmp || !chunk) {
+		err = ENOMEM;
+		goto out;
+	}
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	for (uint64_t page = 0; page < pages && !err;) {
+		uint64_t n = pages - page;
+
+		if (n > CREATE_CHUNK_PAGES)
+			n = CREATE_CHUNK_PAGES;
+		for (uint64_t i = 0; i < n; i++)
+			stamp_fill(chunk + i * LAB_PAGE_SIZE, stamp_key(seed, object, page + i, 0));
+		err = write_all(fd, chunk, (size_t)n * LAB_PAGE_SIZE);
+		page += n;
+	}
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	fd = -1;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (!err)
+		err = fsync_parent(path);
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(chunk);
+	return err;
+}
+
+int datafile_open(const char *path, uint64_t pages, int flags)
+{
+	struct stat st;
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)",
+		    path, strerror(errno));
+	if (fstat(fd, &st))
+		die(EXIT_LAB_RUNTIME, "cannot stat %s: %s", path, strerror(errno));
+	if ((uint64_t)st.st_size != pages * LAB_PAGE_SIZE)
+		die(EXIT_LAB_RUNTIME,
+		    "%s holds %lld bytes, expected %llu (run --phase setup with the same options)",
+		    path, (long long)st.st_size, (unsigned long long)(pages * LAB_PAGE_SIZE));
+	return fd;
+}
+
+int drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		err = errno;
+	else if (write(fd, "3\n", 2) != 2)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err == EACCES || err == EPERM || err == EROFS || err == ENOENT)
+		return 0;
+	return err;
+}
+
+int datafile_uncache(int fd)
+{
+	int err;
+
+	if (fsync(fd))
+		return errno;
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (err)
+		return err;
+	return drop_caches();
+}

@@ -1,0 +1,222 @@
+#define _POSIX_C_SOURCE 200809L
+#include "runs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(len);
+
+	if (p != NULL)
+		snprintf(p, len, "%s/%s", dir, name);
+	return p;
+}
+
+static const char *string_member(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static char *size_text(json_t *root)
+{
+	json_t *size = json_object_get(json_object_get(root, "params"), "size");
+	char buf[64];
+
+	if (json_is_string(size))
+		return strdup(json_string_value(size));
+	if (json_is_integer(size)) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(size));
+		return strdup(buf);
+	}
+	if (json_is_real(size)) {
+		snprintf(buf, sizeof(buf), "%g", json_real_value(size));
+		return strdup(buf);
+	}
+	return strdup("");
+}
+
+static int append_run(struct run_set *set, struct run run)
+{
+	if (set->count == set->capacity) {
+		size_t cap = set->capacity ? set->capacity * 2 : 16;
+		struct run *grown = realloc(set->runs, cap * sizeof(*grown));
+
+		if (grown == NULL)
+			return -1;
+		set->runs = grown;
+		set->capacity = cap;
+	}
+	set->runs[set->count++] = run;
+	return 0;
+}
+
+static int add_result_file(struct run_set *set, const char *file)
+{
+	json_error_t err;
+	json_t *root = json_load_file(file, 0, &err);
+
+	if (root == NULL) {
+		fprintf(stderr, "labstat: %s:%d: bad JSON: %s\n", file, err.line, err.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		fprintf(stderr, "labstat: %s: not a JSON object\n", file);
+		json_decref(root);
+		return -1;
+	}
+	const char *workload = string_member(root, "workload");
+	const char *policy = string_member(root, "policy");
+	const char *exit_status = string_member(root, "exit");
+
+	if (workload == NULL || policy == NULL || exit_status == NULL) {
+		fprintf(stderr, "labstat: %s: missing workload, policy or exit\n", file);
+		json_decref(root);
+		return -1;
+	}
+	if (strcmp(exit_status, "ok") != 0) {
+		fprintf(stderr, "labstat: note: skipping %s (exit %s)\n", file, exit_status);
+		json_decref(root);
+		return 0;
+	}
+	struct run run = {
+		.path = strdup(file),
+		.workload = strdup(workload),
+		.policy = strdup(policy),
+		.size = size_text(root),
+		.root = root,
+	};
+	if (run.path == NULL || run.workload == NULL || run.policy == NULL ||
+	    run.size == NULL || append_run(set, run) != 0) {
+		fprintf(stderr, "labstat: out of memory\n");
+		free(run.path);
+		free(run.workload);
+		free(run.policy);
+		free(run.size);
+		json_decref(root);
+		return -1;
+	}
+	return 0;
+}
+
+static int is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds a run directory; returns 1 when it holds no result.json. */
+static int add_run_dir(struct run_set *set, const char *dir)
+{
+	char *file = join_path(dir, "result.json");
+	int rc;
+
+	if (file == NULL)
+		return -1;
+	if (access(file, F_OK) != 0)
+		rc = 1;
+	else
+		rc = add_result_file(set, file);
+	free(file);
+	return rc;
+}
+
+static int add_results_dir(struct run_set *set, const char *dir)
+{
+	DIR *d = opendir(dir);
+	char **names = NULL;
+	size_t count = 0, cap = 0;
+	int rc = 0;
+
+	if (d == NULL) {
+		fprintf(stderr, "labstat: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (count == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **grown = realloc(names, cap * sizeof(*grown));
+			if (grown == NULL) {
+				rc = -1;
+				break;
+			}
+			names = grown;
+		}
+		names[count] = strdup(e->d_name);
+		if (names[count] == NULL) {
+			rc = -1;
+			break;
+		}
+		count++;
+	}
+	closedir(d);
+	if (rc != 0)
+		fprintf(stderr, "labstat: out of memory\n");
+	/* Sorted so that output and notes do not depend on readdir order. */
+	if (count > 1)
+		qsort(names, count, sizeof(*names), compare_names);
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		char *sub = join_path(dir, names[i]);
+
+		if (sub == NULL) {
+			rc = -1;
+		} else if (is_directory(sub)) {
+			int r = add_run_dir(set, sub);
+			if (r == 1)
+				fprintf(stderr, "labstat: note: skipping %s (no result.json)\n", sub);
+			else if (r < 0)
+				rc = -1;
+		}
+		free(sub);
+	}
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+int run_set_add_path(struct run_set *set, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "labstat: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return add_result_file(set, path);
+	int r = add_run_dir(set, path);
+	if (r == 1)
+		return add_results_dir(set, path);
+	return r;
+}
+
+void run_set_free(struct run_set *set)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		struct run *r = &set->runs[i];
+		free(r->path);
+		free(r->workload);
+		free(r->policy);
+		free(r->size);
+		json_decref(r->root);
+	}
+	free(set->runs);
+	memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# labstat: statistics against textbook values, grouping of fixture
+# result.json files, skips, output formats and bad input.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+source "$(dirname "$0")/tap.sh"
+build_tools
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+LABSTAT=$BIN/labstat
+RESULTS=$FIXTURES/results
+
+# Writes one minimal result.json per value: make_runs DIR POLICY VALUES...
+make_runs() {
+	local dir=$1 policy=$2 i=0 v
+	shift 2
+	for v in "$@"; do
+		i=$((i + 1))
+		mkdir -p "$dir/$policy-$i"
+		printf '{"workload":"textbook","policy":"%s","exit":"ok","wall_s":%s}\n' \
+			"$policy" "$v" >"$dir/$policy-$i/result.json"
+	done
+}
+
+# Welch's t-test, Wikipedia "Welch's t-test", examples 1 and 2:
+# t = -2.46, df = 24.99, p = 0.021 and t = -1.57, df = 9.90, p = 0.149.
+make_runs "$TMP/ex1" a1 27.5 21.0 19.0 23.6 17.0 17.9 16.9 20.1 21.9 22.6 23.1 19.6 19.0 21.7 21.4
+make_runs "$TMP/ex1" a2 27.1 22.0 20.8 23.4 23.4 23.5 25.8 22.0 24.8 20.2 21.9 22.1 22.9 20.5 24.4
+make_runs "$TMP/ex2" a1 17.2 20.9 22.6 18.1 21.7 21.4 23.5 24.2 14.7 21.8
+make_runs "$TMP/ex2" a2 21.5 22.8 21.0 23.0 21.6 23.6 22.5 20.7 23.4 21.8 20.7 21.7 21.5 22.5 \
+	23.6 21.5 22.5 23.5 21.5 21.8
+for ex in ex1 ex2; do
+	"$LABSTAT" --csv-long -m wall_s -b a2 "$TMP/$ex" >"$TMP/$ex.csv"
+done
+row="workload=textbook&policy=a1"
+tap_near "$(csv_get "$TMP/ex1.csv" "$row" welch_t)" -2.46 0.005 "Welch example 1: t = -2.46"
+tap_near "$(csv_get "$TMP/ex1.csv" "$row" welch_df)" 24.99 0.005 "Welch example 1: df = 24.99"
+tap_near "$(csv_get "$TMP/ex1.csv" "$row" p_value)" 0.021 0.0005 "Welch example 1: p = 0.021"
+tap_is "$(csv_get "$TMP/ex1.csv" "$row" significant)" 1 "Welch example 1 is significant at 5%"
+tap_near "$(csv_get "$TMP/ex2.csv" "$row" welch_t)" -1.57 0.005 "Welch example 2: t = -1.57"
+tap_near "$(csv_get "$TMP/ex2.csv" "$row" welch_df)" 9.90 0.005 "Welch example 2: df = 9.90"
+tap_near "$(csv_get "$TMP/ex2.csv" "$row" p_value)" 0.149 0.0005 "Welch example 2: p = 0.149"
+tap_is "$(csv_get "$TMP/ex2.csv" "$row" significant)" 0 "Welch example 2 is not significant"
+
+# Fixture runs (tests/analysis/fixtures/results, hand-made test inputs).
+"$LABSTAT" --csv-long -m wall_s -m "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file" \
+	"$RESULTS" >"$TMP/long.csv" 2>"$TMP/notes"
+lru="metric=wall_s&workload=cyclic-anon&policy=lru"
+tap_is "$(csv_get "$TMP/long.csv" "$lru" n)" 5 "five lru cyclic-anon runs grouped"
+tap_near "$(csv_get "$TMP/long.csv" "$lru" mean)" 12 1e-9 "mean of 10..14 is 12"
+tap_near "$(csv_get "$TMP/long.csv" "$lru" sd)" 1.5811388 1e-6 "sd of 10..14 is sqrt(2.5)"
+tap_near "$(awk -v ci="$(csv_get "$TMP/long.csv" "$lru" ci95)" 'BEGIN { print ci / (sqrt(2.5) / sqrt(5)) }')" \
+	2.776 0.0005 "95% CI uses Student t, df=4: 2.776"
+tap_is "$(csv_get "$TMP/long.csv" "metric=wall_s&workload=cyclic-anon&policy=clockpro" n)" 5 \
+	"clockpro run with exit timeout left out"
+tap_ok "skipped timeout run noted on stderr" grep -q 'skipping .*r12-f1x7/result.json (exit timeout)' "$TMP/notes"
+tap_ok "directory without result.json noted on stderr" grep -q 'skipping .*incomplete (no result.json)' "$TMP/notes"
+tap_is "$(csv_get "$TMP/long.csv" "metric=wall_s&workload=cyclic-anon&policy=cart" ci95)" NA "N=1 cell has no CI"
+tap_near "$(csv_get "$TMP/long.csv" "metric=wall_s&workload=cyclic-anon&policy=clockpro" ratio)" 0.75 1e-9 \
+	"ratio to baseline: 9/12"
+tap_near "$(csv_get "$TMP/long.csv" "metric=wall_s&workload=gmean&policy=clockpro" ratio)" 0.8660254 1e-6 \
+	"geometric mean of ratios 0.75 and 1.0"
+tap_near "$(csv_get "$TMP/long.csv" "metric=refaults&workload=cyclic-anon&policy=lru" mean)" 522 1e-9 \
+	"summed metric: refault_anon + refault_file"
+
+"$LABSTAT" -m wall_s "$RESULTS" >"$TMP/text" 2>/dev/null
+tap_ok "text table: significant ratio marked *" grep -q '9.00 ± 0.982 (n=5) 0.750\*' "$TMP/text"
+tap_ok "text table: N=1 cell prints CI n/a" grep -q '11.50 ± n/a (n=1)' "$TMP/text"
+tap_ok "text table: insignificant ratio unmarked" grep -Eq '21.00 ± 25.41 \(n=2\) 1.000$' "$TMP/text"
+"$LABSTAT" -m wall_s --format markdown "$RESULTS" >"$TMP/md" 2>/dev/null
+tap_ok "markdown table has a header rule" grep -q '^|:---' "$TMP/md"
+"$LABSTAT" -m wall_s --format csv "$RESULTS" >"$TMP/wide.csv" 2>/dev/null
+tap_is "$(csv_get "$TMP/wide.csv" "workload=cyclic-anon" clockpro_significant)" 1 "wide CSV carries significance"
+
+# Bad input: one stderr line, non-zero exit, no output file.
+echo '{"workload": "x", "policy":' >"$TMP/broken.json"
+set +e
+"$LABSTAT" -o "$TMP/out.txt" "$TMP/broken.json" 2>"$TMP/err"
+rc=$?
+set -e
+tap_is "$rc" 1 "malformed result.json exits 1"
+tap_is "$(wc -l <"$TMP/err")" 1 "malformed result.json: one error line"
+tap_ok "malformed result.json: no output file" test ! -e "$TMP/out.txt"
+tap_ok "no temporary file left" bash -c "! ls '$TMP'/out.txt.* 2>/dev/null | grep -q ."
+set +e
+"$LABSTAT" "$TMP/does-not-exist" 2>"$TMP/err"; rc_missing=$?
+"$LABSTAT" -m 'bad metric!' "$RESULTS" 2>/dev/null; rc_metric=$?
+mkdir -p "$TMP/empty"
+"$LABSTAT" "$TMP/empty" 2>/dev/null; rc_empty=$?
+set -e
+tap_is "$rc_missing $(wc -l <"$TMP/err")" "1 1" "missing path: exit 1, one error line"
+tap_is "$rc_metric" 2 "malformed --metric exits 2"
+tap_is "$rc_empty" 1 "no completed runs exits 1"
+"$LABSTAT" -m wall_s -o "$TMP/out.txt" "$RESULTS" 2>/dev/null
+tap_ok "-o writes the table" grep -q 'cyclic-anon' "$TMP/out.txt"
+
+tap_done

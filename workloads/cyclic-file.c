@@ -42,6 +42,8 @@ static void usage(void)
 	       "                    run: the timed reads only;\n"
 	       "                    all (default): setup, fsync, fadvise(DONTNEED),\n"
 	       "                    drop caches if allowed, then run\n"
+	       "  --no-drop-caches  with --phase all, do not write drop_caches (only\n"
+	       "                    fsync and fadvise this workload's files)\n"
 	       "  --emit-refs FILE  write the page reference string (object 0)\n"
 	       "  --help            this text\n\n"
 	       "Exit: 0 ok, 1 runtime error, 2 bad arguments, 3 verification failed.\n");
@@ -55,6 +57,7 @@ struct opts {
 	enum mode mode;
 	enum phase phase;
 	const char *refs_path;
+	int keep_caches;
 };
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -67,6 +70,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "emit-refs", required_argument, NULL, 'r' },
+		{ "no-drop-caches", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +83,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->mode = MODE_READ;
 	o->phase = PHASE_ALL;
 	o->refs_path = NULL;
+	o->keep_caches = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -108,6 +113,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'r':
 			o->refs_path = optarg;
+			break;
+		case 'n':
+			o->keep_caches = 1;
 			break;
 		case 'h':
 			usage();
@@ -221,8 +229,8 @@ int main(int argc, char **argv)
 		if (o.refs_path && refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
 			die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
 			    strerror(errno));
-		fd = datafile_open(path, o.size / LAB_PAGE_SIZE, O_RDONLY);
-		if (o.phase == PHASE_ALL && (err = datafile_uncache(fd)))
+		fd = datafile_open(path, o.size / LAB_PAGE_SIZE, o.seed, 0, O_RDONLY);
+		if (o.phase == PHASE_ALL && (err = datafile_uncache(fd, !o.keep_caches)))
 			die(EXIT_LAB_RUNTIME, "cannot drop %s from the page cache: %s", path,
 			    strerror(err));
 		elapsed = run(&o, fd, &res, &refs);

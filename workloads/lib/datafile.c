@@ -61,6 +61,45 @@ static int fsync_parent(const char *path)
 	return err;
 }
 
+static void meta_line(char *buf, size_t len, uint64_t pages, uint64_t seed, uint64_t object)
+{
+	snprintf(buf, len, "labdata1 seed=%llu object=%llu pages=%llu\n",
+		 (unsigned long long)seed, (unsigned long long)object,
+		 (unsigned long long)pages);
+}
+
+static int write_meta(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
+{
+	char line[128], *meta = malloc(strlen(path) + 8), *tmp = malloc(strlen(path) + 40);
+	int fd, err = 0;
+
+	if (!meta || !tmp) {
+		err = ENOMEM;
+		goto out;
+	}
+	sprintf(meta, "%s.meta", path);
+	sprintf(tmp, "%s.meta.tmp.%ld", path, (long)getpid());
+	meta_line(line, sizeof(line), pages, seed, object);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	err = write_all(fd, line, strlen(line));
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, meta))
+		err = errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(meta);
+	free(tmp);
+	return err;
+}
+
 int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
 {
 	size_t len = strlen(path) + 32;
@@ -93,8 +132,23 @@ int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t ob
 	if (close(fd) && !err)
 		err = errno;
 	fd = -1;
+	if (!err) {
+		/* Drop the old record first: a crash leaves no stale match. */
+		char *meta = malloc(strlen(path) + 8);
+
+		if (!meta) {
+			err = ENOMEM;
+		} else {
+			sprintf(meta, "%s.meta", path);
+			if (unlink(meta) && errno != ENOENT)
+				err = errno;
+			free(meta);
+		}
+	}
 	if (!err && rename(tmp, path))
 		err = errno;
+	if (!err)
+		err = write_meta(path, pages, seed, object);
 	if (!err)
 		err = fsync_parent(path);
 	if (err)
@@ -105,10 +159,39 @@ out:
 	return err;
 }
 
-int datafile_open(const char *path, uint64_t pages, int flags)
+static void check_meta(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
+{
+	char want[128], got[128] = "", *meta = malloc(strlen(path) + 8);
+	FILE *f;
+
+	if (!meta)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	sprintf(meta, "%s.meta", path);
+	f = fopen(meta, "r");
+	if (!f)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", meta,
+		    strerror(errno));
+	if (!fgets(got, sizeof(got), f))
+		got[0] = 0;
+	fclose(f);
+	meta_line(want, sizeof(want), pages, seed, object);
+	if (strcmp(want, got)) {
+		got[strcspn(got, "\n")] = 0;
+		want[strcspn(want, "\n")] = 0;
+		die(EXIT_LAB_RUNTIME,
+		    "%s was set up as '%s' but this run needs '%s' (run --phase setup with the same options)",
+		    path, got, want);
+	}
+	free(meta);
+}
+
+int datafile_open(const char *path, uint64_t pages, uint64_t seed, uint64_t object, int flags)
 {
 	struct stat st;
-	int fd = open(path, flags);
+	int fd;
+
+	check_meta(path, pages, seed, object);
+	fd = open(path, flags);
 
 	if (fd < 0)
 		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)",
@@ -138,14 +221,14 @@ int drop_caches(void)
 	return err;
 }
 
-int datafile_uncache(int fd)
+int datafile_uncache(int fd, int drop)
 {
 	int err;
 
 	if (fsync(fd))
 		return errno;
 	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	if (err)
+	if (err || !drop)
 		return err;
 	return drop_caches();
 }

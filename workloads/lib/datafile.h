@@ -10,23 +10,26 @@ char *datafile_path(const char *dir, const char *name);
 /*
  * Create path with pages stamped pages (stamp_key(seed, object, page, 0)),
  * written under a temporary name, fsynced and renamed into place so a
- * failed setup never leaves a half-written file. Returns 0 or an errno.
+ * failed setup never leaves a half-written file. A one-line "path.meta"
+ * records seed, object and pages so a run with other options is refused
+ * (exit 1) instead of being reported as lost data. Returns 0 or an errno.
  */
 int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object);
 
 /*
- * Open path and check it holds exactly pages pages. Returns the
- * fd, or exits 1 with a message naming the file and suggesting setup.
+ * Open path and check it holds exactly pages pages and was set up with
+ * this seed and object. Returns the fd, or exits 1 with a message naming
+ * the file and suggesting setup.
  */
-int datafile_open(const char *path, uint64_t pages, int flags);
+int datafile_open(const char *path, uint64_t pages, uint64_t seed, uint64_t object, int flags);
 
 /*
  * Push a data set out of the page cache before the timed phase: fsync,
- * POSIX_FADV_DONTNEED, then "3" into /proc/sys/vm/drop_caches. Lacking the
- * right to drop caches (not root, read-only /proc) is ignored. Returns 0
- * or an errno.
+ * POSIX_FADV_DONTNEED, then (if drop) "3" into /proc/sys/vm/drop_caches.
+ * Lacking the right to drop caches (not root, read-only /proc) is ignored.
+ * Returns 0 or an errno.
  */
-int datafile_uncache(int fd);
+int datafile_uncache(int fd, int drop);
 int drop_caches(void);
 
 #endif

@@ -1,9 +1,8 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # BIN, FIXTURES: for the sourcing tests
 # Minimal TAP helpers for the analysis tests (sourced, not run).
 
 TAP_COUNT=0
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck disable=SC2034 # BIN and FIXTURES are for the sourcing tests
 BIN=${ANALYSIS_BIN:-$ROOT/build/analysis}
 FIXTURES=$ROOT/tests/analysis/fixtures
 

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Drives the gnuplot scripts beside it; writes OUT.png and OUT.svg.
+set -euo pipefail
+
+PLOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PROG=plot.sh
+
+usage() {
+	cat <<'USAGE'
+usage: plot.sh timeline [-t TITLE] [-i SECONDS] -o OUT TIMELINE.csv
+       plot.sh overlay  [-t TITLE] [-i SECONDS] -o OUT LABEL=TIMELINE.csv...
+       plot.sh compare  [-t TITLE] [-b BASELINE] -m METRIC -o OUT LABSTAT-LONG.csv
+timeline: reclaim activity of one run (trace-timeline CSV).
+overlay:  several runs of one workload, one line per LABEL (e.g. the policy).
+compare:  policies x workloads relative to BASELINE (labstat --csv-long).
+Writes OUT.png and OUT.svg (whole or not at all). -i gives the CSV's
+interval when it cannot be read from the first two rows.
+USAGE
+}
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+
+require_header() {	# require_header FILE COLUMN...
+	local file=$1 header col
+	shift
+	[[ -r $file ]] || die "$file: cannot read"
+	IFS= read -r header <"$file" || die "$file: empty"
+	for col in "$@"; do
+		[[ ",$header," == *",$col,"* ]] || die "$file: no column $col (not the expected CSV)"
+	done
+}
+
+interval_of() {	# interval_of FILE OVERRIDE
+	if [[ -n $2 ]]; then
+		echo "$2"
+		return
+	fi
+	local iv
+	iv=$(awk -F, 'NR == 2 { a = $1 } NR == 3 { printf "%.9g\n", $1 - a; exit }' "$1")
+	[[ -n $iv ]] || die "$1: fewer than two rows, cannot tell the interval (pass -i SECONDS)"
+	echo "$iv"
+}
+
+# Columns among the given ones that are NA in every row (event not traced).
+absent_columns() {	# absent_columns FILE COLUMN...
+	local file=$1
+	shift
+	awk -F, -v want="$*" '
+		NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		{ for (k = 1; k <= n; k++) if ($(idx[w[k]]) != "NA") seen[w[k]] = 1 }
+		END { s = ""; for (k = 1; k <= n; k++) if (!(w[k] in seen)) s = s (s == "" ? "" : " ") w[k]; print s }
+	' "$file"
+}
+
+quote() {	# a gnuplot string literal
+	local s=${1//\\/\\\\}
+	printf '"%s"' "${s//\"/\\\"}"
+}
+
+render() {	# render OUT SCRIPT GNUPLOT-ASSIGNMENTS
+	local out=$1 script=$2 vars=$3 fmt tmp
+	for fmt in png svg; do
+		tmp=$(mktemp "$out.XXXXXX.tmp")
+		if ! gnuplot -e "$vars; fmt=\"$fmt\"; out=$(quote "$tmp")" "$PLOT_DIR/$script" 2>"$tmp.err" ||
+			[[ ! -s $tmp ]]; then
+			local why
+			why=$(grep -v 'Skipping data file with no valid points' "$tmp.err" | tr '\n' ' ')
+			rm -f "$tmp" "$tmp.err"
+			die "gnuplot failed on $script: ${why:-no output}"
+		fi
+		rm -f "$tmp.err"
+		mv "$tmp" "$out.$fmt"
+	done
+}
+
+SCAN_COLUMNS="scanned_anon scanned_file reclaimed_anon reclaimed_file"
+STATE_COLUMNS="activated_anon activated_file deactivated_anon deactivated_file remembered_anon
+remembered_file refaulted_anon refaulted_file"
+IO_COLUMNS="swapin swapout file_writes"
+TIMELINE_COLUMNS="$SCAN_COLUMNS $STATE_COLUMNS $IO_COLUMNS"
+
+present_columns() {	# present_columns ABSENT COLUMN...: those not in ABSENT
+	local absent=" $1 " col list=""
+	shift
+	for col in "$@"; do
+		[[ $absent == *" $col "* ]] || list+=" $col"
+	done
+	echo "${list# }"
+}
+
+cmd_timeline() {
+	local file=$1 iv absent
+	# shellcheck disable=SC2086 # the column list is meant to split
+	require_header "$file" t_s $TIMELINE_COLUMNS
+	iv=$(interval_of "$file" "$interval")
+	# shellcheck disable=SC2086
+	absent=$(absent_columns "$file" $TIMELINE_COLUMNS)
+	# shellcheck disable=SC2086
+	render "$out" timeline.gp "data=$(quote "$file"); interval=$iv; \
+title_text=$(quote "${title:-reclaim timeline: $file}"); absent_note=$(quote "$absent"); \
+scan_cols=$(quote "$(present_columns "$absent" $SCAN_COLUMNS)"); \
+state_cols=$(quote "$(present_columns "$absent" $STATE_COLUMNS)"); \
+io_cols=$(quote "$(present_columns "$absent" $IO_COLUMNS)")"
+}
+
+cmd_overlay() {
+	local files="" intervals="" arg label file panel absent
+	local -A keys=([scanned]="" [reclaimed]="" [refaulted]="" [swapout]="")
+	local -A panel_columns=([scanned]="scanned_anon scanned_file"
+		[reclaimed]="reclaimed_anon reclaimed_file"
+		[refaulted]="refaulted_anon refaulted_file" [swapout]="swapout")
+	for arg in "$@"; do
+		[[ $arg == *=* ]] || die "overlay wants LABEL=TIMELINE.csv, got '$arg'"
+		label=${arg%%=*}
+		file=${arg#*=}
+		[[ $label =~ ^[A-Za-z0-9_.+-]+$ ]] || die "label '$label': letters, digits, _ . + - only"
+		[[ $file != *" "* ]] || die "$file: paths with spaces are not supported"
+		require_header "$file" t_s scanned_anon scanned_file reclaimed_anon reclaimed_file \
+			refaulted_anon refaulted_file swapout
+		files+=" $file"
+		for panel in "${!panel_columns[@]}"; do
+			# shellcheck disable=SC2086
+			absent=$(absent_columns "$file" ${panel_columns[$panel]})
+			if [[ -n $absent ]]; then
+				keys[$panel]+=" \"$label (not traced)\""
+			else
+				keys[$panel]+=" \"$label\""
+			fi
+		done
+		intervals+=" $(interval_of "$file" "$interval")"
+	done
+	render "$out" overlay.gp "files=$(quote "${files# }"); intervals=$(quote "${intervals# }"); \
+keys_scanned=$(quote "${keys[scanned]# }"); keys_reclaimed=$(quote "${keys[reclaimed]# }"); \
+keys_refaulted=$(quote "${keys[refaulted]# }"); keys_swapout=$(quote "${keys[swapout]# }"); \
+title_text=$(quote "${title:-reclaim activity by policy}")"
+}
+
+cmd_compare() {
+	local file=$1 policies xtics ymax
+	[[ -n $metric ]] || die "compare needs -m METRIC"
+	require_header "$file" metric workload workload_idx policy policy_idx ratio ratio_lo ratio_hi significant
+	# Policies in policy_idx order and one tic per workload, for this metric.
+	policies=$(awk -F, -v m="$metric" 'NR > 1 && $1 == m { name[$5] = $4; if ($5 > max) max = $5; any = 1 }
+		END { if (any) for (i = 0; i <= max; i++) printf "%s%s", (i ? " " : ""), (i in name ? name[i] : "-") }' "$file")
+	[[ -n $policies ]] || die "$file: no rows for metric $metric"
+	xtics=$(awk -F, -v m="$metric" 'NR > 1 && $1 == m && !($3 in seen) { seen[$3] = 1
+		gsub(/"/, "", $2); s = s (s == "" ? "" : ", ") "\"" $2 "\" " $3 }
+		END { print "set xtics (" s ")" }' "$file")
+	ymax=$(awk -F, -v m="$metric" 'NR > 1 && $1 == m { for (i = 10; i <= 12; i++) if ($i != "NA" && $i > y) y = $i }
+		END { printf "%.6g\n", (y > 0 ? y : 1) * 1.12 }' "$file")
+	render "$out" compare.gp "data=$(quote "$file"); metric=$(quote "$metric"); ymax=$ymax; \
+policies=$(quote "$policies"); xtics_cmd=$(quote "$xtics"); baseline=$(quote "$baseline"); \
+title_text=$(quote "${title:-$metric relative to $baseline}")"
+}
+
+main() {
+	[[ $# -ge 1 ]] || { usage >&2; exit 2; }
+	local mode=$1
+	shift
+	case $mode in
+	-h | --help) usage; exit 0 ;;
+	timeline | overlay | compare) ;;
+	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare)" >&2; exit 2 ;;
+	esac
+	out="" title="" interval="" metric="" baseline=lru
+	local opt
+	OPTIND=1
+	while getopts "o:t:i:m:b:h" opt; do
+		case $opt in
+		o) out=$OPTARG ;;
+		t) title=$OPTARG ;;
+		i) interval=$OPTARG ;;
+		m) metric=$OPTARG ;;
+		b) baseline=$OPTARG ;;
+		h) usage; exit 0 ;;
+		*) echo "$PROG: bad arguments (see plot.sh --help)" >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[[ -n $out ]] || { echo "$PROG: -o OUT is required" >&2; exit 2; }
+	[[ -z $interval || $interval =~ ^[0-9]*\.?[0-9]+$ ]] || die "bad -i '$interval'"
+	case $mode in
+	timeline)
+		[[ $# -eq 1 ]] || { echo "$PROG: timeline takes one CSV" >&2; exit 2; }
+		cmd_timeline "$1" ;;
+	overlay)
+		[[ $# -ge 1 ]] || { echo "$PROG: overlay takes LABEL=CSV arguments" >&2; exit 2; }
+		cmd_overlay "$@" ;;
+	compare)
+		[[ $# -eq 1 ]] || { echo "$PROG: compare takes one labstat --csv-long file" >&2; exit 2; }
+		cmd_compare "$1" ;;
+	esac
+}
+
+main "$@"

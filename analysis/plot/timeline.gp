@@ -1,0 +1,41 @@
+# Reclaim timeline of one run from a trace-timeline CSV.
+# Variables (gnuplot -e): data, out, fmt (png|svg), title_text,
+# interval (seconds per CSV row), scan_cols, state_cols, io_cols (the
+# columns of each panel that the trace has), absent_note (those it lacks).
+if (!exists("fmt")) fmt = "png"
+if (!exists("title_text")) title_text = data
+if (!exists("absent_note")) absent_note = ""
+if (fmt eq "svg") {
+    set terminal svg size 1100,900 dynamic font "sans,11" background "white"
+} else {
+    set terminal pngcairo size 1100,900 font "sans,10"
+}
+set output out
+set datafile separator comma
+set datafile missing "NA"
+set key outside right top vertical Left reverse noenhanced
+set grid
+# Same plot area in every panel so their time axes line up.
+set lmargin at screen 0.08
+set rmargin at screen 0.80
+set style data lines
+stats data using 1 nooutput
+set xrange [0:STATS_max + interval]
+rate(c) = column(c) / interval
+mid = interval / 2.0
+invisible = "lc rgb '#FF000000' notitle"
+
+set multiplot layout 3,1 title sprintf("%s%s", title_text, \
+    absent_note eq "" ? "" : "\nnot in trace (no line): " . absent_note) noenhanced
+set ylabel "pages/s"
+set title "Reclaim scanning: pages scanned and reclaimed"
+plot for [c in scan_cols] \
+    data using ($1 + mid):(rate(c)) title c lw 2, 0 @invisible
+set title "Page state changes: activations, deactivations, non-resident history"
+plot for [c in state_cols] \
+    data using ($1 + mid):(rate(c)) title c lw 2, 0 @invisible
+set title "Paging I/O: swap-in, swap-out (anon pageout), file writeback by reclaim"
+set xlabel "time since first event (s)"
+plot for [c in io_cols] \
+    data using ($1 + mid):(rate(c)) title c lw 2, 0 @invisible
+unset multiplot

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Every gnuplot script, through plot.sh, on fixture data: non-empty PNG
+# and SVG files; bad input refused without leaving files behind.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+source "$(dirname "$0")/tap.sh"
+build_tools
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PLOT=$ROOT/analysis/plot/plot.sh
+
+is_png() { [[ -s $1 && $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
+is_svg() { [[ -s $1 ]] && grep -q '<svg' "$1" && grep -q '</svg>' "$1"; }
+
+check_outputs() {	# check_outputs BASE WHAT
+	tap_ok "$2: PNG written" is_png "$1.png"
+	tap_ok "$2: SVG written" is_svg "$1.svg"
+}
+
+"$PLOT" timeline -o "$TMP/timeline" "$FIXTURES/timeline-vanilla.csv"
+check_outputs "$TMP/timeline" "timeline.gp on a vanilla-shaped timeline"
+tap_ok "timeline names the columns the trace lacks" grep -q 'not in trace (no line): remembered_anon' "$TMP/timeline.svg"
+
+"$PLOT" overlay -t "cyclic-anon, fixture" -o "$TMP/overlay" \
+	lru="$FIXTURES/timeline-vanilla.csv" clockpro="$FIXTURES/timeline-lab.csv"
+check_outputs "$TMP/overlay" "overlay.gp on two timelines"
+tap_ok "overlay marks a run that did not trace refaults" grep -q 'lru (not traced)' "$TMP/overlay.svg"
+
+"$BIN/labstat" --csv-long "$FIXTURES/results" >"$TMP/long.csv" 2>/dev/null
+"$PLOT" compare -m wall_s -o "$TMP/compare" "$TMP/long.csv"
+check_outputs "$TMP/compare" "compare.gp on labstat --csv-long"
+tap_ok "compare chart has a legend entry per policy" \
+	bash -c "grep -q '>lru<' '$TMP/compare.svg' && grep -q '>cart<' '$TMP/compare.svg' && grep -q '>clockpro<' '$TMP/compare.svg'"
+
+if [[ -s $FIXTURES/trace.dat ]]; then
+	"$BIN/trace-timeline" --quiet -i 200 -o "$TMP/real.csv" "$FIXTURES/trace.dat"
+	"$PLOT" timeline -o "$TMP/real" "$TMP/real.csv"
+	check_outputs "$TMP/real" "timeline.gp on the recorded guest trace"
+else
+	tap_skip "timeline.gp on the recorded guest trace" "no fixture yet"
+fi
+
+set +e
+"$PLOT" timeline -o "$TMP/bad" "$TMP/long.csv" 2>"$TMP/err"; rc=$?
+set -e
+tap_is "$rc $(wc -l <"$TMP/err")" "1 1" "timeline on a non-timeline CSV: exit 1, one error line"
+tap_ok "no output left behind" bash -c "! ls '$TMP'/bad* 2>/dev/null | grep -q ."
+set +e
+"$PLOT" compare -m no_such_metric -o "$TMP/bad" "$TMP/long.csv" 2>"$TMP/err"; rc=$?
+set -e
+tap_is "$rc $(wc -l <"$TMP/err")" "1 1" "compare with an unknown metric: exit 1, one error line"
+
+tap_done

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# trace-timeline on the trace.dat recorded in a lab QEMU guest
+# (tests/analysis/fixtures/trace.dat), and its handling of bad input.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+source "$(dirname "$0")/tap.sh"
+build_tools
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+TT=$BIN/trace-timeline
+TRACE=$FIXTURES/trace.dat
+
+# expect_failure DESCRIPTION ARGS...: exit 1, one stderr line, no -o file.
+expect_failure() {
+	local desc=$1 rc
+	shift
+	rm -f "$TMP/out.csv"
+	set +e
+	"$TT" -o "$TMP/out.csv" "$@" 2>"$TMP/err"
+	rc=$?
+	set -e
+	tap_is "$rc $(wc -l <"$TMP/err")" "1 1" "$desc: exit 1, one error line"
+	tap_ok "$desc: no output file, no temporary left" \
+		bash -c "! ls '$TMP'/out.csv* 2>/dev/null | grep -q ."
+}
+
+expect_failure "missing file" "$TMP/no-such.dat"
+printf 'this is not a trace\n' >"$TMP/text.dat"
+expect_failure "not a trace.dat" "$TMP/text.dat"
+: >"$TMP/empty.dat"
+expect_failure "empty file" "$TMP/empty.dat"
+set +e
+"$TT" --interval 0 "$TMP/text.dat" 2>/dev/null; rc=$?
+set -e
+tap_is "$rc" 2 "--interval 0 is a usage error"
+
+if [[ ! -s $TRACE ]]; then
+	tap_skip "trace-timeline on a recorded guest trace" "no fixture yet"
+	tap_done
+	exit 0
+fi
+
+"$TT" -o "$TMP/t.csv" "$TRACE" 2>"$TMP/notes"
+header=$(head -1 "$TMP/t.csv")
+tap_ok "CSV header starts with the documented columns" \
+	test "${header%%,swapin*}" = "t_s,scanned_anon,scanned_file,taken_anon,taken_file,reclaimed_anon,reclaimed_file,activated_anon,activated_file,deactivated_anon,deactivated_file,remembered_anon,remembered_file,refaulted_anon,refaulted_file"
+ncols=$(awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { print bad ? "ragged" : n }' "$TMP/t.csv")
+tap_ok "every row has as many fields as the header" test "$ncols" != ragged
+tap_ok "at least one interval row" test "$(wc -l <"$TMP/t.csv")" -ge 2
+tap_ok "swapin is NA (no 6.1 tracepoint) and said so" \
+	bash -c "awk -F, 'NR > 1 && \$16 != \"NA\" { exit 1 }' '$TMP/t.csv' && grep -q 'swapin is NA' '$TMP/notes'"
+
+# Totals in the CSV agree with the summary's event counts.
+"$TT" --summary -o "$TMP/summary.txt" "$TRACE"
+events=$(awk '/^events:/ { print $2 }' "$TMP/summary.txt")
+tap_ok "summary counts events" test "${events:-0}" -gt 0
+isolate=$(awk '$1 == "vmscan:mm_vmscan_lru_isolate" { print $2 }' "$TMP/summary.txt")
+batches=$(awk '/^batch sizes/ { gsub(/[(,]/, " "); for (i = 1; i <= NF; i++) if ($(i+1) == "batches):") print $i }' "$TMP/summary.txt")
+if [[ -n $isolate ]]; then
+	tap_is "$batches" "$isolate" "histogram covers every lru_isolate event"
+	hist_total=$(awk '/^  pages/ { on = 1; next } on && NF == 3 { s += $2 } END { print s + 0 }' "$TMP/summary.txt")
+	tap_is "$hist_total" "$isolate" "histogram buckets add up to the batch count"
+else
+	tap_skip "histogram covers every lru_isolate event" "trace has no lru_isolate format"
+fi
+wake_events=$(awk '$1 == "vmscan:mm_vmscan_kswapd_wake" { print $2 }' "$TMP/summary.txt")
+wake_csv=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kswapd_wakes") c = i; next } { s += $c } END { print s + 0 }' "$TMP/t.csv")
+tap_is "$wake_csv" "${wake_events:-NA}" "kswapd_wakes column sums to the kswapd_wake event count"
+
+# A finer interval splits the same totals over more rows.
+"$TT" --quiet --interval 100 -o "$TMP/fine.csv" "$TRACE"
+sum_col() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { s += $c } END { print s + 0 }' "$1"; }
+tap_is "$(sum_col "$TMP/fine.csv" scanned_anon)" "$(sum_col "$TMP/t.csv" scanned_anon)" \
+	"scanned_anon total does not depend on the interval"
+tap_ok "100 ms interval gives more rows than 1000 ms" \
+	test "$(wc -l <"$TMP/fine.csv")" -gt "$(wc -l <"$TMP/t.csv")"
+
+# Truncated copy: refused whole, not read as a shorter trace.
+size=$(stat -c %s "$TRACE")
+head -c $((size * 2 / 3)) "$TRACE" >"$TMP/truncated.dat"
+expect_failure "truncated trace.dat" "$TMP/truncated.dat"
+
+tap_done

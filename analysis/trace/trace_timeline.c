@@ -2,12 +2,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
 #include "atomic_output.h"
 #include "event_sources.h"
@@ -87,6 +89,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/* libtracecmd maps the CPU data sections of the file; reading a page past
+ * the end of a truncated file raises SIGBUS.  Nothing has been written
+ * yet at that point (output is opened after the scan), so fail cleanly. */
+static void on_sigbus(int sig)
+{
+	static const char msg[] = "trace-timeline: trace.dat is truncated (data ends early)\n";
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
 static struct tracecmd_input *open_trace(const char *path)
 {
 	struct stat st;
@@ -115,6 +129,7 @@ int main(int argc, char **argv)
 	/* Our own one-line errors replace the libraries' chatter. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
+	signal(SIGBUS, on_sigbus);
 
 	struct tracecmd_input *handle = open_trace(o.trace);
 	if (handle == NULL)

@@ -1,0 +1,277 @@
+/* pagesim: count page-replacement misses for a reference string under
+ * several models and cache sizes.  See README.md. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "policy.h"
+#include "sizes.h"
+#include "trace.h"
+
+#define EXIT_BAD_FILE 1
+#define EXIT_BAD_ARGS 2
+
+struct result {
+	const char *policy;
+	size_t cache_pages;
+	unsigned long long misses;
+};
+
+struct options {
+	const struct sim_policy **policies;
+	size_t n_policies;
+	size_t *sizes;
+	size_t n_sizes;
+	int table;
+	int timing;
+	unsigned long long seed;
+	unsigned long long clockpro_min_cold;
+	const char *path;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pagesim --sizes LIST [options] FILE\n"
+		"Counts misses of page-replacement models on a reference string.\n"
+		"FILE is LABREFS1 binary or LIRS text (one block number per line).\n"
+		"  --sizes LIST            cache sizes in pages: N[,N...] or FIRST:LAST:STEP items\n"
+		"  --policies LIST         comma-separated models (default: all, see --list-policies)\n"
+		"  --format csv|table      output format (default csv)\n"
+		"  --seed N                seed for the random model (default 1)\n"
+		"  --clockpro-min-cold N   CLOCK-Pro minimum cold target in pages\n"
+		"                          (default max(1, size/100))\n"
+		"  --timing                per-run speed on stderr\n"
+		"  --list-policies         print the models and exit\n"
+		"  --help                  this text\n"
+		"Output: policy,cache_pages,refs,distinct,misses,miss_ratio\n"
+		"Exit: 0 ok, 1 unreadable or malformed file, 2 bad arguments.\n");
+}
+
+static void die(int code, const char *fmt, const char *arg)
+{
+	fputs("pagesim: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void parse_policies(const char *spec, struct options *opt)
+{
+	size_t max = 1;
+	char *copy, *item, *rest;
+
+	for (const char *p = spec; *p; p++)
+		max += *p == ',';
+	opt->policies = calloc(max, sizeof(*opt->policies));
+	copy = strdup(spec);
+	if (!opt->policies || !copy)
+		die(EXIT_BAD_FILE, "%s", "out of memory");
+	opt->n_policies = 0;
+	rest = copy;
+	do {
+		const struct sim_policy *policy;
+
+		item = rest;
+		rest = strchr(rest, ',');
+		if (rest)
+			*rest++ = '\0';
+		policy = sim_policy_find(item);
+		if (!policy)
+			die(EXIT_BAD_ARGS, "unknown policy '%s' (see --list-policies)", item);
+		opt->policies[opt->n_policies++] = policy;
+	} while (rest);
+	free(copy);
+}
+
+static void parse_args(int argc, char **argv, struct options *opt)
+{
+	enum { OPT_SIZES = 256, OPT_POLICIES, OPT_FORMAT, OPT_SEED, OPT_MIN_COLD, OPT_TIMING, OPT_LIST, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "sizes", required_argument, NULL, OPT_SIZES },
+		{ "policies", required_argument, NULL, OPT_POLICIES },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "clockpro-min-cold", required_argument, NULL, OPT_MIN_COLD },
+		{ "timing", no_argument, NULL, OPT_TIMING },
+		{ "list-policies", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sizes_spec = NULL, *policies_spec = NULL;
+	char err[160];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SIZES:
+			sizes_spec = optarg;
+			break;
+		case OPT_POLICIES:
+			policies_spec = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "csv") == 0)
+				opt->table = 0;
+			else if (strcmp(optarg, "table") == 0)
+				opt->table = 1;
+			else
+				die(EXIT_BAD_ARGS, "unknown format '%s' (csv or table)", optarg);
+			break;
+		case OPT_SEED:
+			if (parse_u64(optarg, &opt->seed) < 0)
+				die(EXIT_BAD_ARGS, "bad seed '%s'", optarg);
+			break;
+		case OPT_MIN_COLD:
+			if (parse_u64(optarg, &opt->clockpro_min_cold) < 0 || opt->clockpro_min_cold == 0)
+				die(EXIT_BAD_ARGS, "bad --clockpro-min-cold '%s' (want pages > 0)", optarg);
+			break;
+		case OPT_TIMING:
+			opt->timing = 1;
+			break;
+		case OPT_LIST:
+			for (size_t i = 0; sim_policies[i]; i++)
+				printf("%-9s %s\n", sim_policies[i]->name, sim_policies[i]->summary);
+			exit(0);
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			die(EXIT_BAD_ARGS, "bad option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		die(EXIT_BAD_ARGS, "%s", optind < argc ? "more than one FILE given" : "no FILE given (see --help)");
+	opt->path = argv[optind];
+	if (!sizes_spec)
+		die(EXIT_BAD_ARGS, "%s", "--sizes is required");
+	if (sizes_parse(sizes_spec, &opt->sizes, &opt->n_sizes, err, sizeof(err)) < 0)
+		die(EXIT_BAD_ARGS, "%s", err);
+	if (policies_spec) {
+		parse_policies(policies_spec, opt);
+	} else {
+		size_t n = 0;
+
+		while (sim_policies[n])
+			n++;
+		opt->policies = calloc(n, sizeof(*opt->policies));
+		if (!opt->policies)
+			die(EXIT_BAD_FILE, "%s", "out of memory");
+		for (size_t i = 0; i < n; i++)
+			opt->policies[i] = sim_policies[i];
+		opt->n_policies = n;
+	}
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static unsigned long long simulate(const struct sim_policy *policy, const struct sim_trace *trace,
+				   const struct sim_params *params)
+{
+	void *state = policy->create(trace, params);
+	unsigned long long misses = 0;
+
+	if (!state)
+		die(EXIT_BAD_FILE, "out of memory creating model '%s'", policy->name);
+	for (size_t i = 0; i < trace->n_refs; i++)
+		misses += !policy->access(state, trace->refs[i]);
+	policy->destroy(state);
+	return misses;
+}
+
+static void print_results(const struct options *opt, const struct sim_trace *trace,
+			  const struct result *results, size_t n)
+{
+	if (opt->table)
+		printf("%-9s %12s %12s %10s %12s %10s\n", "policy", "cache_pages", "refs", "distinct",
+		       "misses", "miss_ratio");
+	else
+		printf("policy,cache_pages,refs,distinct,misses,miss_ratio\n");
+	for (size_t i = 0; i < n; i++) {
+		double ratio = (double)results[i].misses / (double)trace->n_refs;
+
+		if (opt->table)
+			printf("%-9s %12zu %12zu %10zu %12llu %10.6f\n", results[i].policy,
+			       results[i].cache_pages, trace->n_refs, trace->distinct, results[i].misses, ratio);
+		else
+			printf("%s,%zu,%zu,%zu,%llu,%.6f\n", results[i].policy, results[i].cache_pages,
+			       trace->n_refs, trace->distinct, results[i].misses, ratio);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { .seed = 1 };
+	struct sim_trace trace;
+	struct result *results;
+	size_t n_results = 0;
+	char err[512];
+	double t0;
+
+	parse_args(argc, argv, &opt);
+	t0 = now_seconds();
+	if (trace_load(opt.path, &trace, err, sizeof(err)) < 0)
+		die(EXIT_BAD_FILE, "%s", err);
+	if (opt.timing)
+		fprintf(stderr, "pagesim: timing load refs=%zu distinct=%zu seconds=%.3f\n", trace.n_refs,
+			trace.distinct, now_seconds() - t0);
+	for (size_t p = 0; p < opt.n_policies; p++) {
+		if (!opt.policies[p]->needs_future)
+			continue;
+		t0 = now_seconds();
+		if (trace_compute_next_use(&trace) < 0)
+			die(EXIT_BAD_FILE, "%s", "out of memory computing next uses");
+		if (opt.timing)
+			fprintf(stderr, "pagesim: timing next-use seconds=%.3f\n", now_seconds() - t0);
+		break;
+	}
+	results = calloc(opt.n_policies * opt.n_sizes, sizeof(*results));
+	if (!results)
+		die(EXIT_BAD_FILE, "%s", "out of memory");
+	for (size_t p = 0; p < opt.n_policies; p++) {
+		for (size_t s = 0; s < opt.n_sizes; s++) {
+			/* A cache at least as large as the distinct pages never evicts, so
+			 * the models need no more frames than that. */
+			size_t frames = opt.sizes[s] < trace.distinct ? opt.sizes[s] : trace.distinct;
+			struct sim_params params = {
+				.cache_pages = frames,
+				.seed = opt.seed,
+				.clockpro_min_cold = (size_t)opt.clockpro_min_cold,
+			};
+			struct result *r = &results[n_results++];
+
+			t0 = now_seconds();
+			r->policy = opt.policies[p]->name;
+			r->cache_pages = opt.sizes[s];
+			r->misses = simulate(opt.policies[p], &trace, &params);
+			if (opt.timing) {
+				double dt = now_seconds() - t0;
+
+				fprintf(stderr,
+					"pagesim: timing policy=%s cache_pages=%zu seconds=%.3f mrefs_per_s=%.2f\n",
+					r->policy, r->cache_pages, dt, (double)trace.n_refs / dt / 1e6);
+			}
+		}
+	}
+	print_results(&opt, &trace, results, n_results);
+	free(results);
+	free(opt.sizes);
+	free(opt.policies);
+	trace_free(&trace);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("pagesim: error writing output\n", stderr);
+		return EXIT_BAD_FILE;
+	}
+	return 0;
+}

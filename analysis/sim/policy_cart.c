@@ -1,0 +1,234 @@
+/* CART, Clock with Adaptive Replacement and Temporal filtering (Bansal &
+ * Modha, FAST 2004, Fig. 3), and CART-r, the 2006 Linux series' CART with
+ * a cyclic-access detector (original-series.md section 3.4, patch 33).
+ * Both share this file because CART-r is CART plus a few hooks.
+ *
+ * CART: T1/T2 clocks, B1/B2 history, p the target for |T1|, q the target
+ * for |B1|, and a filter bit per resident page: S (short-term) or L
+ * (long-term).  New pages enter T1 as S; history hits enter T1 as L.  A
+ * referenced S page in T1 becomes L only when |T1| >= min(p + 1, |B1|), so
+ * correlated references in a burst do not make a page long-term.  An
+ * unreferenced L page at the T1 hand moves to T2; a referenced T2 page
+ * moves back to T1.  Clocks are FIFOs whose back is under the hand.
+ *
+ * CART-r adds r: each history miss raises it by max(1, nL / (nS + 1))
+ * (capped at c), each history hit lowers it by max(1, nS / (nL + 1))
+ * (floored at 0).  When r < nL at a replacement the string is taken to be
+ * cyclic: the victim comes from T1 (if T1 is not empty) and, while that
+ * holds, a page still "new" (inserted and not yet passed by the T1 hand) is
+ * evicted at the hand even if referenced, so a loop's new pages leave
+ * before they displace the working set.
+ *
+ * Deviations: integer arithmetic for p, q and r as in the kernel; r starts
+ * at 0; the July-2006 v2 extra condition (|T1| > batch or |T1| > |T2|) is
+ * not modelled because the simulator has no reclaim batches.  In the
+ * kernel PG_new also absorbs the fault-time reference; here the loading
+ * reference is never counted as a reference, which has the same effect. */
+#include <stdlib.h>
+
+#include "dlist.h"
+#include "policy.h"
+
+enum cart_list { CART_NONE, CART_T1, CART_T2, CART_B1, CART_B2, CART_NLISTS };
+
+#define CART_LIST_MASK 7
+#define CART_REF 8
+#define CART_LONG 16 /* filter bit L; clear means S */
+#define CART_NEW 32  /* CART-r: not yet passed by the T1 hand */
+
+struct cart {
+	struct dl_link *nodes;
+	struct dl_list lists[CART_NLISTS];
+	uint8_t *state;
+	long capacity;
+	long p;
+	long q;
+	long n_short;
+	long n_long;
+	bool detect_cycles;
+	long r;
+};
+
+static void *cart_create_common(const struct sim_trace *trace, const struct sim_params *params,
+				bool detect_cycles)
+{
+	struct cart *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->nodes = dl_alloc(trace->distinct + CART_NLISTS);
+	c->state = calloc(trace->distinct, 1);
+	if (!c->nodes || !c->state) {
+		free(c->nodes);
+		free(c->state);
+		free(c);
+		return NULL;
+	}
+	for (int i = 0; i < CART_NLISTS; i++)
+		dl_list_init(c->nodes, &c->lists[i], (uint32_t)(trace->distinct + (size_t)i));
+	c->capacity = (long)params->cache_pages;
+	c->detect_cycles = detect_cycles;
+	return c;
+}
+
+static void *cart_create(const struct sim_trace *trace, const struct sim_params *params)
+{
+	return cart_create_common(trace, params, false);
+}
+
+static void *cart_r_create(const struct sim_trace *trace, const struct sim_params *params)
+{
+	return cart_create_common(trace, params, true);
+}
+
+static long cart_len(const struct cart *c, enum cart_list l)
+{
+	return (long)c->lists[l].len;
+}
+
+static long cart_max(long a, long b)
+{
+	return a > b ? a : b;
+}
+
+static long cart_min(long a, long b)
+{
+	return a < b ? a : b;
+}
+
+/* Move page to the front (tail/MRU end) of list to; keeps only the flag
+ * bits in keep. */
+static void cart_move(struct cart *c, uint32_t page, enum cart_list to, uint8_t keep)
+{
+	enum cart_list from = (enum cart_list)(c->state[page] & CART_LIST_MASK);
+
+	if (from != CART_NONE)
+		dl_remove(c->nodes, &c->lists[from], page);
+	if (to == CART_NONE) {
+		c->state[page] = 0;
+		return;
+	}
+	dl_push_front(c->nodes, &c->lists[to], page);
+	c->state[page] = (uint8_t)((c->state[page] & keep) | to);
+}
+
+static void cart_q_up(struct cart *c)
+{
+	if (cart_len(c, CART_T2) + cart_len(c, CART_B2) + cart_len(c, CART_T1) - c->n_short >= c->capacity)
+		c->q = cart_min(c->q + 1, 2 * c->capacity - cart_len(c, CART_T1));
+}
+
+static void cart_replace(struct cart *c)
+{
+	bool cyclic = c->detect_cycles && c->r < c->n_long && cart_len(c, CART_T1) > 0;
+
+	while (cart_len(c, CART_T2) > 0) {
+		uint32_t head = dl_back(c->nodes, &c->lists[CART_T2]);
+
+		if (!(c->state[head] & CART_REF))
+			break;
+		cart_move(c, head, CART_T1, CART_LONG);
+		cart_q_up(c);
+	}
+	while (cart_len(c, CART_T1) > 0) {
+		uint32_t head = dl_back(c->nodes, &c->lists[CART_T1]);
+		uint8_t s = c->state[head];
+
+		if (cyclic && (s & CART_NEW))
+			break;
+		if (!(s & (CART_LONG | CART_REF)))
+			break;
+		if (s & CART_REF) {
+			cart_move(c, head, CART_T1, CART_LONG);
+			if (!(s & CART_LONG) &&
+			    cart_len(c, CART_T1) >= cart_min(c->p + 1, cart_len(c, CART_B1))) {
+				c->state[head] |= CART_LONG;
+				c->n_short--;
+				c->n_long++;
+			}
+		} else {
+			cart_move(c, head, CART_T2, CART_LONG);
+			c->q = cart_max(c->q - 1, c->capacity - cart_len(c, CART_T1));
+		}
+	}
+	if (cart_len(c, CART_T1) > 0 && (cyclic || cart_len(c, CART_T1) >= cart_max(1, c->p))) {
+		uint32_t head = dl_back(c->nodes, &c->lists[CART_T1]);
+
+		if (c->state[head] & CART_LONG)
+			c->n_long--;
+		else
+			c->n_short--;
+		cart_move(c, head, CART_B1, 0);
+	} else {
+		cart_move(c, dl_back(c->nodes, &c->lists[CART_T2]), CART_B2, 0);
+		c->n_long--;
+	}
+}
+
+static bool cart_access(void *state, uint32_t page)
+{
+	struct cart *c = state;
+	enum cart_list where = (enum cart_list)(c->state[page] & CART_LIST_MASK);
+	bool in_history = where == CART_B1 || where == CART_B2;
+
+	if (where == CART_T1 || where == CART_T2) {
+		c->state[page] |= CART_REF;
+		return true;
+	}
+	if (cart_len(c, CART_T1) + cart_len(c, CART_T2) == c->capacity) {
+		cart_replace(c);
+		if (!in_history && cart_len(c, CART_B1) + cart_len(c, CART_B2) == c->capacity + 1) {
+			enum cart_list victim_list =
+				cart_len(c, CART_B1) > cart_max(0, c->q) || cart_len(c, CART_B2) == 0
+					? CART_B1 : CART_B2;
+
+			cart_move(c, dl_back(c->nodes, &c->lists[victim_list]), CART_NONE, 0);
+		}
+	}
+	if (!in_history) {
+		if (c->detect_cycles)
+			c->r = cart_min(c->r + cart_max(1, c->n_long / (c->n_short + 1)), c->capacity);
+		cart_move(c, page, CART_T1, 0);
+		c->state[page] |= CART_NEW;
+		c->n_short++;
+		return false;
+	}
+	if (c->detect_cycles)
+		c->r = cart_max(c->r - cart_max(1, c->n_short / (c->n_long + 1)), 0);
+	if (where == CART_B1) {
+		c->p = cart_min(c->p + cart_max(1, c->n_short / cart_len(c, CART_B1)), c->capacity);
+	} else {
+		c->p = cart_max(c->p - cart_max(1, c->n_long / cart_len(c, CART_B2)), 0);
+	}
+	cart_move(c, page, CART_T1, 0);
+	c->state[page] |= CART_LONG | CART_NEW;
+	c->n_long++;
+	if (where == CART_B2)
+		cart_q_up(c);
+	return false;
+}
+
+static void cart_destroy(void *state)
+{
+	struct cart *c = state;
+
+	free(c->nodes);
+	free(c->state);
+	free(c);
+}
+
+const struct sim_policy policy_cart = {
+	.name = "cart",
+	.summary = "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
+	.create = cart_create,
+	.access = cart_access,
+	.destroy = cart_destroy,
+};
+
+const struct sim_policy policy_cart_r = {
+	.name = "cart-r",
+	.summary = "CART plus the 2006 series' cyclic-access detector (patch 33)",
+	.create = cart_r_create,
+	.access = cart_access,
+	.destroy = cart_destroy,
+};

@@ -1,0 +1,84 @@
+/* CLOCK (Corbato 1968, "second chance"): frames in a ring, one reference
+ * bit per page; the hand clears set bits and evicts the first page whose bit
+ * is clear.  A newly loaded page starts with its bit clear (the reference
+ * that loaded it is not counted twice), as in the usual textbook model. */
+#include <stdlib.h>
+
+#include "policy.h"
+
+#define CLOCK_ABSENT 0
+#define CLOCK_RESIDENT 1
+#define CLOCK_REFERENCED 2
+
+struct clock {
+	uint32_t *frames;
+	uint8_t *state; /* per page: CLOCK_ABSENT or CLOCK_RESIDENT|CLOCK_REFERENCED */
+	size_t capacity;
+	size_t used;
+	size_t hand;
+};
+
+static void *clock_create(const struct sim_trace *trace, const struct sim_params *params)
+{
+	struct clock *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->capacity = params->cache_pages;
+	c->frames = malloc(c->capacity * sizeof(uint32_t));
+	c->state = calloc(trace->distinct, 1);
+	if (!c->frames || !c->state) {
+		free(c->frames);
+		free(c->state);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static bool clock_access(void *state, uint32_t page)
+{
+	struct clock *c = state;
+
+	if (c->state[page]) {
+		c->state[page] = CLOCK_RESIDENT | CLOCK_REFERENCED;
+		return true;
+	}
+	c->state[page] = CLOCK_RESIDENT;
+	if (c->used < c->capacity) {
+		c->frames[c->used++] = page;
+		return false;
+	}
+	for (;;) {
+		uint32_t victim = c->frames[c->hand];
+
+		if (c->state[victim] & CLOCK_REFERENCED) {
+			c->state[victim] = CLOCK_RESIDENT;
+		} else {
+			c->state[victim] = CLOCK_ABSENT;
+			c->frames[c->hand] = page;
+			if (++c->hand == c->capacity)
+				c->hand = 0;
+			return false;
+		}
+		if (++c->hand == c->capacity)
+			c->hand = 0;
+	}
+}
+
+static void clock_destroy(void *state)
+{
+	struct clock *c = state;
+
+	free(c->frames);
+	free(c->state);
+	free(c);
+}
+
+const struct sim_policy policy_clock = {
+	.name = "clock",
+	.summary = "CLOCK / second chance, one reference bit",
+	.create = clock_create,
+	.access = clock_access,
+	.destroy = clock_destroy,
+};

@@ -1,0 +1,64 @@
+/* LRU: evict the least recently used page (exact, one list). */
+#include <stdlib.h>
+
+#include "dlist.h"
+#include "policy.h"
+
+struct lru {
+	struct dl_link *nodes;
+	struct dl_list list;
+	uint8_t *resident;
+	size_t capacity;
+};
+
+static void *lru_create(const struct sim_trace *trace, const struct sim_params *params)
+{
+	struct lru *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->capacity = params->cache_pages;
+	l->nodes = dl_alloc(trace->distinct + 1);
+	l->resident = calloc(trace->distinct, 1);
+	if (!l->nodes || !l->resident) {
+		free(l->nodes);
+		free(l->resident);
+		free(l);
+		return NULL;
+	}
+	dl_list_init(l->nodes, &l->list, (uint32_t)trace->distinct);
+	return l;
+}
+
+static bool lru_access(void *state, uint32_t page)
+{
+	struct lru *l = state;
+
+	if (l->resident[page]) {
+		dl_remove(l->nodes, &l->list, page);
+		dl_push_front(l->nodes, &l->list, page);
+		return true;
+	}
+	if (l->list.len == l->capacity)
+		l->resident[dl_pop_back(l->nodes, &l->list)] = 0;
+	l->resident[page] = 1;
+	dl_push_front(l->nodes, &l->list, page);
+	return false;
+}
+
+static void lru_destroy(void *state)
+{
+	struct lru *l = state;
+
+	free(l->nodes);
+	free(l->resident);
+	free(l);
+}
+
+const struct sim_policy policy_lru = {
+	.name = "lru",
+	.summary = "least recently used",
+	.create = lru_create,
+	.access = lru_access,
+	.destroy = lru_destroy,
+};

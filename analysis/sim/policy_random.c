@@ -1,0 +1,73 @@
+/* Random: evict a uniformly chosen resident page (seeded, reproducible).
+ * Same idea as the 2006 series' toy policy (patch 34), minus its physical
+ * frame scan: here every frame holds a page, so one draw always hits. */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "rng.h"
+
+#define RANDOM_ABSENT UINT32_MAX
+
+struct random_policy {
+	uint32_t *frames;
+	uint32_t *frame_of; /* page -> frame, or RANDOM_ABSENT */
+	size_t capacity;
+	size_t used;
+	struct rng rng;
+};
+
+static void *random_create(const struct sim_trace *trace, const struct sim_params *params)
+{
+	struct random_policy *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->capacity = params->cache_pages;
+	r->frames = malloc(r->capacity * sizeof(uint32_t));
+	r->frame_of = malloc(trace->distinct * sizeof(uint32_t));
+	if (!r->frames || !r->frame_of) {
+		free(r->frames);
+		free(r->frame_of);
+		free(r);
+		return NULL;
+	}
+	for (size_t i = 0; i < trace->distinct; i++)
+		r->frame_of[i] = RANDOM_ABSENT;
+	rng_seed(&r->rng, params->seed);
+	return r;
+}
+
+static bool random_access(void *state, uint32_t page)
+{
+	struct random_policy *r = state;
+	size_t frame;
+
+	if (r->frame_of[page] != RANDOM_ABSENT)
+		return true;
+	if (r->used < r->capacity) {
+		frame = r->used++;
+	} else {
+		frame = (size_t)rng_below(&r->rng, r->capacity);
+		r->frame_of[r->frames[frame]] = RANDOM_ABSENT;
+	}
+	r->frames[frame] = page;
+	r->frame_of[page] = (uint32_t)frame;
+	return false;
+}
+
+static void random_destroy(void *state)
+{
+	struct random_policy *r = state;
+
+	free(r->frames);
+	free(r->frame_of);
+	free(r);
+}
+
+const struct sim_policy policy_random = {
+	.name = "random",
+	.summary = "evict a random resident page (seeded by --seed)",
+	.create = random_create,
+	.access = random_access,
+	.destroy = random_destroy,
+};

@@ -216,6 +216,12 @@ int main(int argc, char **argv)
 	result_u64(&res, "passes", o.passes);
 	result_u64(&res, "seed", o.seed);
 
+	/* Before setup, so a bad --emit-refs path costs nothing. */
+	refs_none(&refs);
+	if ((o.phase & PHASE_RUN) && o.refs_path &&
+	    refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
+		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
+		    strerror(errno));
 	if (o.phase & PHASE_SETUP) {
 		double t = clock_now();
 
@@ -225,10 +231,6 @@ int main(int argc, char **argv)
 		result_num(&res, "setup_s", clock_now() - t);
 	}
 	if (o.phase & PHASE_RUN) {
-		refs_none(&refs);
-		if (o.refs_path && refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
-			die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
-			    strerror(errno));
 		fd = datafile_open(path, o.size / LAB_PAGE_SIZE, o.seed, 0, O_RDONLY);
 		if (o.phase == PHASE_ALL && (err = datafile_uncache(fd, !o.keep_caches)))
 			die(EXIT_LAB_RUNTIME, "cannot drop %s from the page cache: %s", path,

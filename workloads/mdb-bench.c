@@ -298,6 +298,12 @@ int main(int argc, char **argv)
 	result_u64(&res, "ops", o.ops);
 	result_u64(&res, "seed", o.seed);
 
+	/* Before setup, so a bad --emit-refs path costs nothing. */
+	refs_none(&refs);
+	if ((o.phase & PHASE_RUN) && o.refs_path &&
+	    refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
+		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
+		    strerror(errno));
 	if (o.phase & PHASE_SETUP) {
 		double t = clock_now();
 		int err = datafile_create(index_path, db.index_pages, o.seed, INDEX_OBJECT);
@@ -310,10 +316,6 @@ int main(int argc, char **argv)
 		result_num(&res, "setup_s", clock_now() - t);
 	}
 	if (o.phase & PHASE_RUN) {
-		refs_none(&refs);
-		if (o.refs_path && refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
-			die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
-			    strerror(errno));
 		db.index_fd = datafile_open(index_path, db.index_pages, o.seed, INDEX_OBJECT, O_RDONLY);
 		db.record_fd = datafile_open(record_path, db.record_pages, o.seed, RECORD_OBJECT, O_RDONLY);
 		if (o.phase == PHASE_ALL) {

@@ -390,6 +390,12 @@ int main(int argc, char **argv)
 	result_u64(&res, "seed", o.gen.seed);
 	result_bool(&res, "timed", o.timed);
 
+	/* Before setup, so a bad --emit-refs path costs nothing. */
+	refs_none(&refs);
+	if ((o.phase & PHASE_RUN) && o.refs_path &&
+	    refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
+		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
+		    strerror(errno));
 	if (o.phase & PHASE_SETUP) {
 		double s = clock_now();
 
@@ -397,10 +403,6 @@ int main(int argc, char **argv)
 		result_num(&res, "setup_s", clock_now() - s);
 	}
 	if (o.phase & PHASE_RUN) {
-		refs_none(&refs);
-		if (o.refs_path && refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
-			die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
-			    strerror(errno));
 		open_files(&o, &rp);
 		if (o.phase == PHASE_ALL)
 			uncache_files(&rp, !o.keep_caches);

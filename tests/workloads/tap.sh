@@ -60,11 +60,10 @@ result_field() {
 	result_json | jq -r ".$1"
 }
 
-# Build the workloads (and with "tests" the unit-test programs) once.
+# Build the workload binaries (make skips what is up to date).
 build_workloads() {
-	local log="$TAP_TMP/build.log" targets=(all)
-	[[ ${1:-} == tests ]] && targets+=(test-bins)
-	if make -s -C "$ROOT/workloads" OUT="$BIN" "${targets[@]}" >"$log" 2>&1; then
+	local log="$TAP_TMP/build.log"
+	if make -s -C "$ROOT/workloads" OUT="$BIN" all >"$log" 2>&1; then
 		ok "workloads build"
 	else
 		not_ok "workloads build" "$(tail -5 "$log")"
@@ -84,3 +83,40 @@ TAP_TMP=$(mktemp -d)
 trap 'rm -rf "$TAP_TMP"' EXIT
 OUT=
 ERR=
+
+# refs_magic FILE: the 8-byte magic of a reference-string file.
+refs_magic() {
+	head -c 8 "$1"
+}
+
+# refs_count FILE: number of references (ids after the 16-byte header).
+refs_count() {
+	local bytes
+	bytes=$(stat -c %s "$1")
+	echo $(((bytes - 16) / 8))
+}
+
+# refs_ids FILE N: the first N ids, space separated, as decimal numbers.
+refs_ids() {
+	od -An -v -tu8 -j16 -N$((8 * $2)) "$1" | xargs
+}
+
+# refs_header FILE: page size and flags as "PAGESIZE FLAGS".
+refs_header() {
+	od -An -v -tu4 -j8 -N8 "$1" | xargs
+}
+
+# has_result: $OUT holds exactly one RESULT line with a JSON object.
+has_result() {
+	result_json | jq -e 'type == "object"' >/dev/null
+}
+
+# result_is JQ_EXPR: the RESULT object in $OUT satisfies a jq condition.
+result_is() {
+	result_json | jq -e "$1" >/dev/null
+}
+
+# refs_all FILE: every id, one per line.
+refs_all() {
+	od -An -v -w8 -tu8 -j16 "$1" | tr -d ' '
+}

@@ -6,8 +6,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The open writer, so an exit through die() removes its temporary file. */
+static struct refs *open_writer;
+
+static void remove_unfinished(void)
+{
+	if (open_writer && open_writer->tmp_path)
+		unlink(open_writer->tmp_path);
+}
+
 void refs_none(struct refs *r)
 {
+	if (open_writer == r)
+		open_writer = NULL;
 	memset(r, 0, sizeof(*r));
 }
 
@@ -38,6 +49,13 @@ int refs_open(struct refs *r, const char *path, uint32_t page_size)
 		errno = saved;
 		return -1;
 	}
+	if (!open_writer) {
+		static int registered;
+
+		if (!registered && atexit(remove_unfinished) == 0)
+			registered = 1;
+	}
+	open_writer = r;
 	memcpy(header, REFS_MAGIC, 8);
 	le = htole32(page_size);
 	memcpy(header + 8, &le, 4);

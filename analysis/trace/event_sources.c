@@ -11,8 +11,8 @@
 const char *const base_column_names[BASE_COLUMNS] = {
 	"scanned_anon", "scanned_file", "taken_anon", "taken_file",
 	"reclaimed_anon", "reclaimed_file", "activated_anon", "activated_file",
-	"deactivated_anon", "deactivated_file", "remembered_anon", "remembered_file",
-	"refaulted_anon", "refaulted_file", "swapin", "swapout", "file_writes",
+	"remembered_anon", "remembered_file", "refaulted_anon", "refaulted_file",
+	"swapin", "swapout", "file_writes", "deactivated_anon", "deactivated_file",
 	"kswapd_wakes", "direct_reclaims", "direct_reclaim_ms", "throttled",
 };
 

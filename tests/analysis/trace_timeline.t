@@ -44,12 +44,12 @@ fi
 "$TT" -o "$TMP/t.csv" "$TRACE" 2>"$TMP/notes"
 header=$(head -1 "$TMP/t.csv")
 tap_ok "CSV header starts with the documented columns" \
-	test "${header%%,swapin*}" = "t_s,scanned_anon,scanned_file,taken_anon,taken_file,reclaimed_anon,reclaimed_file,activated_anon,activated_file,deactivated_anon,deactivated_file,remembered_anon,remembered_file,refaulted_anon,refaulted_file"
+	test "${header%%,swapout*}" = "t_s,scanned_anon,scanned_file,taken_anon,taken_file,reclaimed_anon,reclaimed_file,activated_anon,activated_file,remembered_anon,remembered_file,refaulted_anon,refaulted_file,swapin"
 ncols=$(awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { print bad ? "ragged" : n }' "$TMP/t.csv")
 tap_ok "every row has as many fields as the header" test "$ncols" != ragged
 tap_ok "at least one interval row" test "$(wc -l <"$TMP/t.csv")" -ge 2
 tap_ok "swapin is NA (no 6.1 tracepoint) and said so" \
-	bash -c "awk -F, 'NR > 1 && \$16 != \"NA\" { exit 1 }' '$TMP/t.csv' && grep -q 'swapin is NA' '$TMP/notes'"
+	bash -c "awk -F, 'NR > 1 && \$14 != \"NA\" { exit 1 }' '$TMP/t.csv' && grep -q 'swapin is NA' '$TMP/notes'"
 
 # Totals in the CSV agree with the summary's event counts.
 "$TT" --summary -o "$TMP/summary.txt" "$TRACE"

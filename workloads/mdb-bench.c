@@ -34,7 +34,7 @@
 #define RECORD_FILE "mdb-records.dat"
 #define RECORDS_PER_INDEX_PAGE 100u
 #define KEYS_PER_RECORD_PAGE 2u
-#define DEFAULT_OPS 300000u
+#define DEFAULT_OPS 200000u
 #define INDEX_OBJECT 0u
 #define RECORD_OBJECT 1u
 

@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# Choose QEMU's accelerator: KVM only when a short probe boot shows that it
+# really works here (on some hosts /dev/kvm exists but a guest hangs), TCG
+# otherwise. The verdict is cached per host boot. LAB_ACCEL=kvm|tcg forces it.
+
+accel_probe() {
+	local kernel=$1 log
+	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
+	log=$(mktemp)
+	# A KVM guest that works panics on the missing root within a second or
+	# two; one that hangs never prints it.
+	timeout -s KILL 20 qemu-system-x86_64 -M pc -accel kvm -cpu host -m 128 \
+		-display none -nodefaults -no-reboot -serial "file:$log" \
+		-kernel "$kernel" -append "console=ttyS0 panic=-1 root=/dev/lab-none" \
+		>/dev/null 2>&1 || true
+	if grep -q 'Kernel panic' "$log"; then
+		rm -f "$log"
+		return 0
+	fi
+	rm -f "$log"
+	return 1
+}
+
+accel_choose() {
+	local kernel=$1 cache=$LAB_BUILD/accel.cache boot_id verdict
+	case ${LAB_ACCEL:-} in
+	kvm | tcg)
+		echo "$LAB_ACCEL"
+		return
+		;;
+	'') ;;
+	*) die "$EX_USAGE" "LAB_ACCEL must be kvm or tcg, not '$LAB_ACCEL'" ;;
+	esac
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	if [[ -f $cache ]] && [[ $(head -n1 "$cache") == "$boot_id" ]]; then
+		sed -n 2p "$cache"
+		return
+	fi
+	say "probing KVM (up to 20 s, once per host boot)"
+	if accel_probe "$kernel"; then verdict=kvm; else verdict=tcg; fi
+	mkdir -p "$LAB_BUILD"
+	printf '%s\n%s\n' "$boot_id" "$verdict" >"$cache.tmp"
+	mv "$cache.tmp" "$cache"
+	echo "$verdict"
+}

@@ -1,0 +1,68 @@
+# The lab's build. `make` installs what is missing, builds both kernels,
+# the workloads, the analysis tools and the guest image; `make test` does
+# all that and runs the tests. Each step is incremental.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+KSCRIPTS := kernel/scripts
+
+.PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
+	kernel-export kernel-reset kernel-check workloads analysis image \
+	test check-shell bench stress clean distclean
+
+all: deps kernels workloads analysis image
+
+deps:
+	@lab/deps.sh
+
+kernels: kernel-vanilla kernel-lab
+
+kernel-vanilla: deps
+	@$(KSCRIPTS)/prepare-tree.sh vanilla
+	@$(KSCRIPTS)/build-kernel.sh vanilla
+
+kernel-lab: deps
+	@$(KSCRIPTS)/prepare-tree.sh lab
+	@$(KSCRIPTS)/build-kernel.sh lab
+
+# The reliability gate's kernel: the lab kernel with debug.config on top.
+kernel-debug: deps
+	@$(KSCRIPTS)/prepare-tree.sh lab
+	@$(KSCRIPTS)/build-kernel.sh debug
+
+# Write the commits of build/src/lab back to kernel/patches (git format-patch).
+kernel-export:
+	@$(KSCRIPTS)/export-patches.sh
+
+# Throw away unexported work in build/src/lab and re-apply the series.
+kernel-reset:
+	@rm -f build/src/lab/.lab-prepared
+	@git -C build/src/lab reset -q --hard base 2>/dev/null || true
+	@$(KSCRIPTS)/prepare-tree.sh lab
+
+# checkpatch --strict on every patch and a build of every prefix.
+kernel-check: deps
+	@$(KSCRIPTS)/check-series.sh
+
+workloads:
+	@$(MAKE) -s -C workloads
+
+analysis: deps
+	@$(MAKE) -s -C analysis
+
+image: workloads
+	@images/build-rootfs.sh
+
+test: all
+	@tests/run
+
+check-shell:
+	@shellcheck lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run .ci/run
+
+clean:
+	rm -rf build/workloads build/analysis build/image build/runs build/test-logs
+
+# Everything under build/, kernel trees and ccache'd objects included.
+distclean:
+	rm -rf build

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install the Debian packages the lab needs, when any is missing.
+#   deps.sh            install what is missing (needs root and apt)
+#   deps.sh --check    only say what is missing; exit 1 if anything is
+set -euo pipefail
+lab_prog=deps
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+packages=(
+	# kernel source and build
+	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev ccache
+	xz-utils git file
+	# guest and QEMU
+	qemu-system-x86 busybox-static e2fsprogs util-linux trace-cmd bpftrace
+	stress-ng
+	# host tools: results, analysis, plots, report checks
+	jq libtracecmd-dev libtracefs-dev libtraceevent-dev libgsl-dev
+	libjansson-dev pkg-config gnuplot-nox chromium
+	# tests and the patch checks
+	shellcheck perl
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	[[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == "install ok installed" ]] ||
+		missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+if [[ ${1:-} == --check ]]; then
+	say "missing packages: ${missing[*]}"
+	exit 1
+fi
+[[ $(id -u) == 0 ]] || die "$EX_MISSING" "missing packages (${missing[*]}); run 'make deps' as root or: apt-get install ${missing[*]}"
+say "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+	die "$EX_MISSING" "apt-get install failed for: ${missing[*]}"

@@ -77,7 +77,7 @@ result_write() {
 		exit_class=timeout code=$EX_TIMEOUT note="guest did not finish within ${timeout_s}s"
 	elif ((qemu_rc != 0)); then
 		exit_class=harness-error code=$EX_HARNESS note="qemu exited with status $qemu_rc (see qemu.log)"
-	elif [[ ! -f $part/DONE ]]; then
+	elif [[ $(cat "$part/DONE" 2>/dev/null) != "done" ]]; then
 		exit_class=harness-error code=$EX_HARNESS
 		note=$(grep -m1 '^LAB-ERROR' "$console" 2>/dev/null ||
 			echo "guest left no complete results (results disk full or unreadable?)")
@@ -92,8 +92,10 @@ result_write() {
 	fi
 
 	local rusage wres vmstat pstats verified=false
-	rusage=$(cat "$part/rusage" 2>/dev/null || echo '{}')
-	jq -e . >/dev/null 2>&1 <<<"$rusage" || rusage='{}'
+	rusage='{}'
+	if [[ -s $part/rusage ]] && jq -e . "$part/rusage" >/dev/null 2>&1; then
+		rusage=$(jq -c . "$part/rusage")
+	fi
 	wres=$(workload_json "$part/workload.out")
 	vmstat=$(delta_json "$part/vmstat.before" "$part/vmstat.after")
 	pstats=$(delta_json "$part/policy_stats.before" "$part/policy_stats.after")
@@ -115,6 +117,7 @@ result_write() {
 		  boot_to_exit_s: $qemu_s}
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \
 		"$req" >"$part/result.json.tmp" || {
+		rm -f "$part/result.json.tmp"
 		say "cannot write result.json in $part"
 		return "$EX_HARNESS"
 	}

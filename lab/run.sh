@@ -99,6 +99,12 @@ for a in "${wl_args[@]}"; do
 	[[ $a != *$'\n'* ]] || die "$EX_USAGE" "workload options must not contain newlines"
 done
 
+# First use on a fresh machine: set everything up (packages, kernels, image).
+if [[ -z ${LAB_KERNEL:-} && ( ! -f $LAB_KERNEL_DIR/$flavour/bzImage || ! -f $LAB_IMAGE ) ]] &&
+	[[ $flavour != debug ]]; then
+	say "kernel or image not built yet: running make (about 25 min the first time)"
+	make -C "$LAB_TOP" all >&2 || die "$EX_MISSING" "make failed; the lab is not set up"
+fi
 kernel=$(guest_kernel "$flavour")
 guest_check_image
 kinfo=$LAB_KERNEL_DIR/$flavour/info.json

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Boot both kernels under QEMU and run a small cyclic-anon that really
+# swaps: the run must verify its data, report the policy that was asked
+# for, and show swap-ins.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/lab/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LAB_RESULTS=$tmp/res
+
+# run_case POLICY: a 256 MiB guest, 280 MiB cycled twice.
+run_case() {
+	local policy=$1 rc=0 dir r
+	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --timeout 300 -- --passes 2 \
+		>"$tmp/$policy.out" 2>"$tmp/$policy.err" || rc=$?
+	dir=$(last_line "$tmp/$policy.out")
+	r=$dir/result.json
+	check "$policy: run exits 0" test "$rc" = 0
+	if [[ ! -f $r ]]; then
+		not_ok "$policy: result.json exists"
+		diag "$(tail -n 5 "$tmp/$policy.err")"
+		return
+	fi
+	check "$policy: policy_active is $policy" test "$(jq -r .policy_active "$r")" = "$policy"
+	check "$policy: data verified" test "$(jq -r .verified "$r")" = true
+	check "$policy: exit is ok" test "$(jq -r .exit "$r")" = ok
+	check "$policy: it really swapped (pswpin > 0)" test "$(jq -r '.vmstat.pswpin // 0' "$r")" -gt 0
+	check "$policy: major faults counted" test "$(jq -r '.majflt // 0' "$r")" -gt 0
+	check "$policy: wall_s measured" jq -e '.wall_s > 0' "$r"
+	check "$policy: only the loopback interface in the guest" \
+		test "$(jq -c .guest_net_ifaces "$r")" = '["lo"]'
+	check "$policy: console, vmstat and QEMU command line kept" \
+		test -s "$dir/console.log" -a -s "$dir/vmstat.before" -a -s "$dir/vmstat.after" -a -s "$dir/qemu.cmdline"
+	check "$policy: every result.json field is there" jq -e \
+		'[.policy, .policy_active, .workload, .params, .seed, .mem_mib, .accel,
+		  .kernel.release, .kernel.series_sha, .kernel.config_sha,
+		  .linux_source_version, .exit, .verified, .wall_s, .majflt, .minflt,
+		  .vmstat.pgmajfault, .vmstat.pswpout, .vmstat.workingset_refault_anon]
+		 | all(. != null)' "$r"
+	check "$policy: no partial directory left" \
+		test -z "$(find "$LAB_RESULTS" -maxdepth 1 -name '.*.partial')"
+	diag "$policy: wall_s $(jq .wall_s "$r") majflt $(jq .majflt "$r") pswpin $(jq .vmstat.pswpin "$r") accel $(jq -r .accel "$r") boot_to_exit_s $(jq .boot_to_exit_s "$r")"
+}
+
+run_case vanilla
+run_case lru

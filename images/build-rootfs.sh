@@ -52,6 +52,16 @@ gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
 	-o "$stage/lab/bin/lab-exec" "$LAB_TOP/images/guest/lab-exec.c"
 install -m 0755 "$LAB_TOP/images/guest/lab-crash" "$stage/lab/bin/lab-crash"
 install -m 0755 "$LAB_TOP/images/guest/init" "$stage/init"
+# Job scripts for the non-workload modes (init runs /lab/guest/MODE-job.sh).
+mkdir -p "$stage/lab/guest"
+for job in "$LAB_TOP"/images/guest/*-job.sh; do
+	[[ -e $job ]] && install -m 0755 "$job" "$stage/lab/guest/"
+done
+# The kernel's own selftests, when images/build-selftests.sh has built them.
+if [[ -d $LAB_BUILD/selftests ]]; then
+	mkdir -p "$stage/lab/selftests"
+	cp -a "$LAB_BUILD/selftests/." "$stage/lab/selftests/"
+fi
 for w in "${LAB_WORKLOADS[@]}" webtrace-gen; do
 	[[ -x $wl_bin/$w ]] || die "$EX_MISSING" "build/workloads/$w missing (make workloads)"
 	install -m 0755 "$wl_bin/$w" "$stage/lab/bin/$w"

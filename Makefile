@@ -52,6 +52,7 @@ analysis: deps
 	@$(MAKE) -s -C analysis
 
 image: workloads
+	@[ ! -x images/build-selftests.sh ] || images/build-selftests.sh
 	@images/build-rootfs.sh
 
 test: all
@@ -60,9 +61,25 @@ test: all
 check-shell:
 	@shellcheck lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run .ci/run
 
+# The full reliability gate: every policy, debug kernel (RELIABILITY.md).
+stress: all kernel-debug
+	@lab/stress-gate.sh
+
+# Benchmarks (BENCHMARKS.md): not part of make test.
+bench: all
+	@lab/bench.sh
+
 clean:
 	rm -rf build/workloads build/analysis build/image build/runs build/test-logs
 
 # Everything under build/, kernel trees and ccache'd objects included.
-distclean:
+dist# The full reliability gate: every policy, debug kernel (RELIABILITY.md).
+stress: all kernel-debug
+	@lab/stress-gate.sh
+
+# Benchmarks (BENCHMARKS.md): not part of make test.
+bench: all
+	@lab/bench.sh
+
+clean:
 	rm -rf build

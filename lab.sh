@@ -19,6 +19,7 @@ usage: ./lab.sh COMMAND [ARGS...]
   plot RUN...         reclaim timelines of runs with --trace events
   report DIR          one HTML page with the tables and plots
   bound RUN...        Belady's OPT and the policy models on a run's references
+  stress POLICY       the reliability gate: stress-ng, mm selftests, memcg
 
 Exit codes of run: 0 ok, 1 harness error, 2 bad arguments, 3 data
 verification failed, 4 workload failed, 5 guest panic/oops, 6 timeout,
@@ -34,7 +35,7 @@ cmd=${1:-}
 shift
 case $cmd in
 -h | --help | help) usage ;;
-run | list | shell | matrix | compare | plot | report | bound)
+run | list | shell | matrix | compare | plot | report | bound | stress)
 	script=$LAB_TOP/lab/$cmd.sh
 	[[ -x $script ]] || die "$EX_USAGE" "'$cmd' is not available in this checkout yet"
 	exec "$script" "$@"

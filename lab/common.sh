@@ -9,6 +9,7 @@ LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_KERNEL_DIR=$LAB_BUILD/kernels
 LAB_IMAGE=$LAB_BUILD/image/rootfs.img
 LAB_TARBALL=${LAB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+LAB_PATCHES=${LAB_PATCHES:-$LAB_TOP/kernel/patches}
 
 # Exit codes of `lab.sh run` (README and --help list them too).
 readonly EX_OK=0 EX_HARNESS=1 EX_USAGE=2 EX_VERIFY=3 EX_WORKLOAD=4 \
@@ -52,7 +53,7 @@ sha_stdin() {
 
 # The series as one stream, in `series` order; "none" when empty.
 series_sha() {
-	local dir=$LAB_TOP/kernel/patches p any=0
+	local dir=$LAB_PATCHES p any=0
 	{
 		while read -r p; do
 			[[ -z $p || $p == \#* ]] && continue

@@ -43,7 +43,7 @@ git_k() {
 
 # The pristine tree as a repository whose first commit is tagged `base`.
 init_repo() {
-	printf '/_out*/\n/.lab-prepared\n' >"$src/.git-exclude-lab"
+	printf '/_out*/\n/.lab-prepared*\n' >"$src/.git-exclude-lab"
 	# Debian's .gitignore ignores everything at the top level (its packaging
 	# keeps only debian/ in git); drop that block so git sees the kernel.
 	sed -i '/^# Debian packaging/,/^!\/debian\/$/d' "$src/.gitignore"
@@ -61,13 +61,13 @@ apply_series() {
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
 		n=$((n + 1))
-		[[ -f $LAB_TOP/kernel/patches/$p ]] ||
-			die "$EX_MISSING" "series names $p, which is not in kernel/patches"
-		if ! git_k am -q --keep-cr "$LAB_TOP/kernel/patches/$p" >/dev/null 2>&1; then
+		[[ -f $LAB_PATCHES/$p ]] ||
+			die "$EX_MISSING" "series names $p, which is not in ${LAB_PATCHES#"$LAB_TOP"/}"
+		if ! git_k am -q --keep-cr "$LAB_PATCHES/$p" >/dev/null 2>&1; then
 			git_k am --abort >/dev/null 2>&1 || true
 			die "$EX_HARNESS" "patch $n ($p) does not apply to linux-source-6.1 $version"
 		fi
-	done <"$LAB_TOP/kernel/patches/series"
+	done <"$LAB_PATCHES/series"
 	say "applied $n patch(es) to build/src/lab"
 }
 

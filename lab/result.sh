@@ -106,7 +106,8 @@ result_write() {
 		--argjson rusage "$rusage" --argjson vmstat "$vmstat" --argjson wres "$wres" \
 		--argjson pstats "$pstats" --arg mem_avail "$(status_get "$st" mem_available_kb)" \
 		--arg lru_gen "$lru_gen" --arg ifaces "$(status_get "$st" net_ifaces)" \
-		--argjson qemu_s "$qemu_s" \
+		--argjson qemu_s "$qemu_s" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
+		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
 		'. + {policy_active: $active, exit: $exit, note: $note, verified: $verified,
 		  wall_s: $rusage.wall_s, majflt: $rusage.majflt, minflt: $rusage.minflt,
 		  vmstat: $vmstat,
@@ -114,7 +115,9 @@ result_write() {
 		                        else ($mem_avail | tonumber / 4 | floor) end),
 		  workload_result: $wres, policy_stats: $pstats, lru_gen_enabled: $lru_gen,
 		  guest_net_ifaces: ($ifaces | split(" ") | map(select(. != ""))),
-		  boot_to_exit_s: $qemu_s}
+		  boot_to_exit_s: $qemu_s,
+		  uptime_at_init_s: (if $up_init == "" then null else ($up_init | tonumber) end),
+		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end)}
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \
 		"$req" >"$part/result.json.tmp" || {
 		rm -f "$part/result.json.tmp"

@@ -51,6 +51,8 @@ tap_ok "at least one interval row" test "$(wc -l <"$TMP/t.csv")" -ge 2
 tap_ok "swapin is NA (no 6.1 tracepoint) and said so" \
 	bash -c "awk -F, 'NR > 1 && \$14 != \"NA\" { exit 1 }' '$TMP/t.csv' && grep -q 'swapin is NA' '$TMP/notes'"
 
+sum_col() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { s += $c } END { print s + 0 }' "$1"; }
+
 # Totals in the CSV agree with the summary's event counts.
 "$TT" --summary -o "$TMP/summary.txt" "$TRACE"
 events=$(awk '/^events:/ { print $2 }' "$TMP/summary.txt")
@@ -68,9 +70,17 @@ wake_events=$(awk '$1 == "vmscan:mm_vmscan_kswapd_wake" { print $2 }' "$TMP/summ
 wake_csv=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kswapd_wakes") c = i; next } { s += $c } END { print s + 0 }' "$TMP/t.csv")
 tap_is "$wake_csv" "${wake_events:-NA}" "kswapd_wakes column sums to the kswapd_wake event count"
 
+# The same run's vmstat deltas (fixtures/trace.result.json) count the same
+# pages: every anon write_folio is a pswpout, every reclaimed page a pgsteal.
+vmstat() { awk -v k="\"$1\":" '$1 == k { gsub(/,/, "", $2); print $2 }' "$FIXTURES/trace.result.json"; }
+tap_is "$(sum_col "$TMP/t.csv" swapout)" "$(vmstat pswpout)" "swapout total equals the guest's pswpout"
+tap_is "$(( $(sum_col "$TMP/t.csv" reclaimed_anon) + $(sum_col "$TMP/t.csv" reclaimed_file) ))" \
+	"$(( $(vmstat pgsteal_kswapd) + $(vmstat pgsteal_direct) ))" \
+	"reclaimed total equals the guest's pgsteal_kswapd + pgsteal_direct"
+tap_ok "reclaim happened in the fixture (non-zero swapout)" test "$(sum_col "$TMP/t.csv" swapout)" -gt 0
+
 # A finer interval splits the same totals over more rows.
 "$TT" --quiet --interval 100 -o "$TMP/fine.csv" "$TRACE"
-sum_col() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { s += $c } END { print s + 0 }' "$1"; }
 tap_is "$(sum_col "$TMP/fine.csv" scanned_anon)" "$(sum_col "$TMP/t.csv" scanned_anon)" \
 	"scanned_anon total does not depend on the interval"
 tap_ok "100 ms interval gives more rows than 1000 ms" \

@@ -19,30 +19,41 @@ static ssize_t index_of(char **list, size_t n, const char *s)
 	return -1;
 }
 
-/* A workload run at several sizes gets one row per size. */
-static int workload_has_sizes(const struct run_set *runs, const char *workload)
+static int has_token(const struct run *r, const char *token)
 {
-	const char *first = NULL;
-
-	for (size_t i = 0; i < runs->count; i++) {
-		if (strcmp(runs->runs[i].workload, workload) != 0)
-			continue;
-		if (first == NULL)
-			first = runs->runs[i].size;
-		else if (strcmp(first, runs->runs[i].size) != 0)
+	for (size_t i = 0; i < r->nsetup; i++)
+		if (strcmp(r->setup[i], token) == 0)
 			return 1;
-	}
 	return 0;
 }
 
+/* Whether every run of the workload shares this setup token. */
+static int common_token(const struct run_set *runs, const char *workload, const char *token)
+{
+	for (size_t i = 0; i < runs->count; i++)
+		if (strcmp(runs->runs[i].workload, workload) == 0 && !has_token(&runs->runs[i], token))
+			return 0;
+	return 1;
+}
+
+/* The workload name plus the setup tokens that differ between its runs:
+ * a workload run with several setups gets one row per setup. */
 static char *row_label(const struct run_set *runs, const struct run *r)
 {
-	if (!workload_has_sizes(runs, r->workload))
-		return strdup(r->workload);
-	size_t len = strlen(r->workload) + strlen(r->size) + 8;
+	size_t len = strlen(r->workload) + 1;
+
+	for (size_t i = 0; i < r->nsetup; i++)
+		len += strlen(r->setup[i]) + 1;
 	char *label = malloc(len);
-	if (label != NULL)
-		snprintf(label, len, "%s size=%s", r->workload, r->size);
+	if (label == NULL)
+		return NULL;
+	strcpy(label, r->workload);
+	for (size_t i = 0; i < r->nsetup; i++) {
+		if (common_token(runs, r->workload, r->setup[i]))
+			continue;
+		strcat(label, " ");
+		strcat(label, r->setup[i]);
+	}
 	return label;
 }
 

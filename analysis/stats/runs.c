@@ -26,22 +26,93 @@ static const char *string_member(json_t *obj, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static char *size_text(json_t *root)
+static int add_token(struct run *run, const char *key, const char *value)
 {
-	json_t *size = json_object_get(json_object_get(root, "params"), "size");
+	size_t len = strlen(key) + strlen(value) + 2;
+	char *token = malloc(len);
+	char **grown = realloc(run->setup, (run->nsetup + 1) * sizeof(*grown));
+
+	if (grown != NULL)
+		run->setup = grown;
+	if (token == NULL || grown == NULL) {
+		free(token);
+		return -1;
+	}
+	snprintf(token, len, value[0] ? "%s=%s" : "%s", key, value);
+	run->setup[run->nsetup++] = token;
+	return 0;
+}
+
+static int add_json_token(struct run *run, const char *key, json_t *v)
+{
 	char buf[64];
 
-	if (json_is_string(size))
-		return strdup(json_string_value(size));
-	if (json_is_integer(size)) {
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(size));
-		return strdup(buf);
+	if (json_is_string(v))
+		return add_token(run, key, json_string_value(v));
+	if (json_is_integer(v)) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+		return add_token(run, key, buf);
 	}
-	if (json_is_real(size)) {
-		snprintf(buf, sizeof(buf), "%g", json_real_value(size));
-		return strdup(buf);
+	if (json_is_real(v)) {
+		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+		return add_token(run, key, buf);
 	}
-	return strdup("");
+	return 0;
+}
+
+/* Workload options from params.args ("--size 48M" -> "size=48M"), or
+ * params.size/passes when there is no args array.  --seed is left out:
+ * reps differ in seed on purpose. */
+static int add_workload_tokens(struct run *run, json_t *params)
+{
+	json_t *args = json_object_get(params, "args");
+
+	if (!json_is_array(args))
+		return add_json_token(run, "size", json_object_get(params, "size")) ||
+		       add_json_token(run, "passes", json_object_get(params, "passes"));
+	size_t n = json_array_size(args);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(args, i));
+		const char *next = i + 1 < n ? json_string_value(json_array_get(args, i + 1)) : NULL;
+		int pair = next != NULL && strncmp(next, "--", 2) != 0;
+
+		if (a == NULL)
+			continue;
+		if (strncmp(a, "--", 2) == 0)
+			a += 2;
+		if (strcmp(a, "seed") != 0 && add_token(run, a, pair ? next : "") != 0)
+			return -1;
+		if (pair)
+			i++;
+	}
+	return 0;
+}
+
+static int setup_tokens(struct run *run, json_t *root)
+{
+	json_t *mem = json_object_get(root, "mem_mib");
+	char buf[64];
+
+	if (json_is_integer(mem)) {
+		snprintf(buf, sizeof(buf), "%lldM", (long long)json_integer_value(mem));
+		if (add_token(run, "mem", buf) != 0)
+			return -1;
+	}
+	if (add_json_token(run, "vcpus", json_object_get(root, "vcpus")) ||
+	    add_json_token(run, "accel", json_object_get(root, "accel")))
+		return -1;
+	return add_workload_tokens(run, json_object_get(root, "params"));
+}
+
+static void free_run(struct run *r)
+{
+	free(r->path);
+	free(r->workload);
+	free(r->policy);
+	for (size_t i = 0; i < r->nsetup; i++)
+		free(r->setup[i]);
+	free(r->setup);
+	json_decref(r->root);
 }
 
 static int append_run(struct run_set *set, struct run run)
@@ -91,17 +162,12 @@ static int add_result_file(struct run_set *set, const char *file)
 		.path = strdup(file),
 		.workload = strdup(workload),
 		.policy = strdup(policy),
-		.size = size_text(root),
 		.root = root,
 	};
 	if (run.path == NULL || run.workload == NULL || run.policy == NULL ||
-	    run.size == NULL || append_run(set, run) != 0) {
+	    setup_tokens(&run, root) != 0 || append_run(set, run) != 0) {
 		fprintf(stderr, "labstat: out of memory\n");
-		free(run.path);
-		free(run.workload);
-		free(run.policy);
-		free(run.size);
-		json_decref(root);
+		free_run(&run);
 		return -1;
 	}
 	return 0;
@@ -209,14 +275,8 @@ int run_set_add_path(struct run_set *set, const char *path)
 
 void run_set_free(struct run_set *set)
 {
-	for (size_t i = 0; i < set->count; i++) {
-		struct run *r = &set->runs[i];
-		free(r->path);
-		free(r->workload);
-		free(r->policy);
-		free(r->size);
-		json_decref(r->root);
-	}
+	for (size_t i = 0; i < set->count; i++)
+		free_run(&set->runs[i]);
 	free(set->runs);
 	memset(set, 0, sizeof(*set));
 }

@@ -9,7 +9,11 @@ struct run {
 	char *path;		/* the result.json it came from */
 	char *workload;
 	char *policy;
-	char *size;		/* params.size as text, "" when absent */
+	/* The run's setup as "key=value" tokens (mem, vcpus, accel and the
+	 * workload options except --seed), so that runs of one workload made
+	 * with different setups are not averaged together. */
+	char **setup;
+	size_t nsetup;
 	json_t *root;
 };
 

@@ -73,6 +73,20 @@ tap_ok "markdown table has a header rule" grep -q '^|:---' "$TMP/md"
 "$LABSTAT" -m wall_s --format csv "$RESULTS" >"$TMP/wide.csv" 2>/dev/null
 tap_is "$(csv_get "$TMP/wide.csv" "workload=cyclic-anon" clockpro_significant)" 1 "wide CSV carries significance"
 
+# Runs of one workload with different setups are separate rows; reps that
+# differ only in seed are one row.
+setup_run() {	# setup_run NAME MEM SEED WALL
+	mkdir -p "$TMP/setup/$1"
+	printf '{"workload":"w","policy":"lru","exit":"ok","wall_s":%s,"mem_mib":%s,"seed":%s,"params":{"size":"48M","args":["--seed","%s","--size","48M"]}}\n' \
+		"$4" "$2" "$3" "$3" >"$TMP/setup/$1/result.json"
+}
+setup_run a 128 1 10
+setup_run b 128 2 12
+setup_run c 256 1 5
+"$LABSTAT" --csv-long -m wall_s "$TMP/setup" >"$TMP/setup.csv"
+tap_is "$(csv_get "$TMP/setup.csv" "workload=w mem=128M" n)" 2 "reps differing only in seed share a row"
+tap_is "$(csv_get "$TMP/setup.csv" "workload=w mem=256M" n)" 1 "a run with other guest memory gets its own row"
+
 # Bad input: one stderr line, non-zero exit, no output file.
 echo '{"workload": "x", "policy":' >"$TMP/broken.json"
 set +e

@@ -62,7 +62,10 @@ csv_get() {
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; n = split(where, w, "&"); next }
 		{
 			hit = 1
-			for (k = 1; k <= n; k++) { split(w[k], kv, "="); if ($(col[kv[1]]) != kv[2]) hit = 0 }
+			for (k = 1; k <= n; k++) {
+				eq = index(w[k], "=")
+				if ($(col[substr(w[k], 1, eq - 1)]) != substr(w[k], eq + 1)) hit = 0
+			}
 			if (hit) { print $(col[field]); exit }
 		}' "$file"
 }

@@ -169,15 +169,18 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		st->summary->first_ts = rec->ts;
 	}
 	st->summary->events++;
-	st->summary->last_ts = rec->ts;
+	if (rec->ts > st->summary->last_ts)
+		st->summary->last_ts = rec->ts;
 	if (id >= 0 && id <= st->summary->max_id)
 		st->summary->per_event[id]++;
 
 	const struct event_source *src = event_sources_lookup(st->sources, id);
 	if (src == NULL)
 		return 0;
-	/* Records are delivered in time order, so ts >= t0. */
-	double *row = timeline_row(st->timeline, (size_t)((rec->ts - st->t0) / st->interval_ns));
+	/* Records come in time order; the guard only keeps a clock step
+	 * backwards from wrapping around. */
+	unsigned long long since = rec->ts > st->t0 ? rec->ts - st->t0 : 0;
+	double *row = timeline_row(st->timeline, (size_t)(since / st->interval_ns));
 	if (row == NULL) {
 		st->failed = true;
 		return -1;

@@ -8,10 +8,10 @@ SHELL := /bin/bash
 KSCRIPTS := kernel/scripts
 
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
-	kernel-export kernel-reset kernel-check workloads analysis image \
+	kernel-export kernel-reset kernel-check workloads analysis image tools \
 	test check-shell bench stress clean distclean
 
-all: deps kernels workloads analysis image
+all: deps kernels workloads analysis image tools
 
 deps:
 	@lab/deps.sh
@@ -48,6 +48,13 @@ kernel-check: deps
 workloads:
 	@$(MAKE) -s -C workloads
 
+# Host helpers of the lab itself.
+tools: build/tools/tsc-khz
+
+build/tools/tsc-khz: lab/tools/tsc-khz.c
+	@mkdir -p $(@D)
+	@gcc -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+
 analysis: deps
 	@$(MAKE) -s -C analysis
 
@@ -73,13 +80,5 @@ clean:
 	rm -rf build/workloads build/analysis build/image build/runs build/test-logs
 
 # Everything under build/, kernel trees and ccache'd objects included.
-dist# The full reliability gate: every policy, debug kernel (RELIABILITY.md).
-stress: all kernel-debug
-	@lab/stress-gate.sh
-
-# Benchmarks (BENCHMARKS.md): not part of make test.
-bench: all
-	@lab/bench.sh
-
-clean:
+distclean:
 	rm -rf build

@@ -43,3 +43,21 @@ accel_choose() {
 	mv "$cache.tmp" "$cache"
 	echo "$verdict"
 }
+
+# Kernel parameters that keep a TCG guest's clock honest: its TSC runs at
+# the host's TSC rate, which it cannot calibrate reliably on a busy host
+# (see lab/tools/tsc-khz.c). Cached per host boot.
+guest_clock_params() {
+	local accel=$1 cache=$LAB_BUILD/tsc-khz.cache boot_id khz tool=$LAB_BUILD/tools/tsc-khz
+	[[ $accel == tcg ]] || return 0
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	if [[ -f $cache ]] && [[ $(head -n1 "$cache") == "$boot_id" ]]; then
+		khz=$(sed -n 2p "$cache")
+	else
+		[[ -x $tool ]] || die "$EX_MISSING" "build/tools/tsc-khz missing (run make)"
+		khz=$("$tool") || die "$EX_HARNESS" "cannot measure the host TSC rate"
+		printf '%s\n%s\n' "$boot_id" "$khz" >"$cache.tmp"
+		mv "$cache.tmp" "$cache"
+	fi
+	echo "tsc_early_khz=$khz tsc=reliable"
+}

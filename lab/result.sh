@@ -91,6 +91,14 @@ result_write() {
 		exit_class=workload-failed code=$EX_WORKLOAD note="workload exited with status ${wrc:-?}"
 	fi
 
+	# Wall time of the timed phase on the host's clock (see run.sh).
+	local host_wall=null t_run t_end
+	if [[ -f $part/markers ]]; then
+		t_run=$(awk '$2 == "LAB:" && $3 == "phase" && $4 == "run" {print $1; exit}' "$part/markers")
+		t_end=$(awk '$2 == "LAB:" && $3 == "run" && $4 == "finished" {print $1; exit}' "$part/markers")
+		[[ -n $t_run && -n $t_end ]] && host_wall=$(awk -v a="$t_run" -v b="$t_end" 'BEGIN {printf "%.3f", b - a}')
+	fi
+
 	local rusage wres vmstat pstats verified=false
 	rusage='{}'
 	if [[ -s $part/rusage ]] && jq -e . "$part/rusage" >/dev/null 2>&1; then
@@ -106,10 +114,11 @@ result_write() {
 		--argjson rusage "$rusage" --argjson vmstat "$vmstat" --argjson wres "$wres" \
 		--argjson pstats "$pstats" --arg mem_avail "$(status_get "$st" mem_available_kb)" \
 		--arg lru_gen "$lru_gen" --arg ifaces "$(status_get "$st" net_ifaces)" \
-		--argjson qemu_s "$qemu_s" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
+		--argjson qemu_s "$qemu_s" --argjson host_wall "$host_wall" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
 		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
 		'. + {policy_active: $active, exit: $exit, note: $note, verified: $verified,
-		  wall_s: $rusage.wall_s, majflt: $rusage.majflt, minflt: $rusage.minflt,
+		  wall_s: $host_wall, guest_wall_s: $rusage.wall_s,
+		  majflt: $rusage.majflt, minflt: $rusage.minflt,
 		  vmstat: $vmstat,
 		  mem_available_pages: (if $mem_avail == "" then null
 		                        else ($mem_avail | tonumber / 4 | floor) end),

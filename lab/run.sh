@@ -119,6 +119,7 @@ case $policy in
 vanilla | vanilla-mglru) ;;
 *) cmdline="$cmdline page_replace=$policy" ;;
 esac
+cmdline="$cmdline $(guest_clock_params "$accel")"
 mglru=n
 [[ $policy == vanilla-mglru ]] && mglru=y
 
@@ -195,9 +196,15 @@ run_one() {
 	local t0=$SECONDS qemu_pid
 	timeout -s KILL "$timeout_s" "${qemu_argv[@]}" >"$part/qemu.log" 2>&1 &
 	qemu_pid=$!
-	# Progress: the guest's LAB lines, until QEMU is gone.
+	# Progress: the guest's LAB lines, until QEMU is gone. Each is stamped
+	# with the host's clock in markers: the timed phase's wall time comes
+	# from there, whatever the guest's clock thinks.
 	tail -n +1 -F --pid="$qemu_pid" "$part/console.log" 2>/dev/null |
-		grep --line-buffered -E '^LAB' | sed -u "s/^/$lab_prog: [rep $rep\/$reps] guest: /" >&2 &
+		grep --line-buffered -aE '^LAB' | while IFS= read -r line; do
+		line=${line%$'\r'}
+		printf '%s %s\n' "$(date +%s.%N)" "$line" >>"$part/markers"
+		printf '%s: [rep %s/%s] guest: %s\n' "$lab_prog" "$rep" "$reps" "$line" >&2
+	done &
 	wait "$qemu_pid" || qemu_rc=$?
 	wait
 	local qemu_s=$((SECONDS - t0))

@@ -50,6 +50,7 @@ printf 'LAB_MODE=shell\nLAB_WORKLOAD=none\nLAB_TRACE=none\nLAB_MGLRU=%s\n' \
 guest_make_disks "$work" "$work/job" "$mem_mib"
 cmdline=""
 [[ $policy != vanilla* ]] && cmdline="page_replace=$policy"
+cmdline="$cmdline $(guest_clock_params "$accel")"
 guest_qemu_argv "$kernel" "$work" "$mem_mib" 2 "$accel" "$cmdline" mon:stdio
 say "booting $policy ($flavour kernel, $accel); Ctrl-A X quits"
 "${qemu_argv[@]}"

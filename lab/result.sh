@@ -92,11 +92,13 @@ result_write() {
 	fi
 
 	# Wall time of the timed phase on the host's clock (see run.sh).
-	local host_wall=null t_run t_end
+	local host_wall=null boot_to_run=null t_run t_end t_start
 	if [[ -f $part/markers ]]; then
 		t_run=$(awk '$2 == "LAB:" && $3 == "phase" && $4 == "run" {print $1; exit}' "$part/markers")
 		t_end=$(awk '$2 == "LAB:" && $3 == "run" && $4 == "finished" {print $1; exit}' "$part/markers")
 		[[ -n $t_run && -n $t_end ]] && host_wall=$(awk -v a="$t_run" -v b="$t_end" 'BEGIN {printf "%.3f", b - a}')
+		t_start=$(awk '$2 == "HOST:" && $4 == "start" {print $1; exit}' "$part/markers")
+		[[ -n $t_start && -n $t_run ]] && boot_to_run=$(awk -v a="$t_start" -v b="$t_run" 'BEGIN {printf "%.3f", b - a}')
 	fi
 
 	local rusage wres vmstat pstats verified=false
@@ -114,7 +116,8 @@ result_write() {
 		--argjson rusage "$rusage" --argjson vmstat "$vmstat" --argjson wres "$wres" \
 		--argjson pstats "$pstats" --arg mem_avail "$(status_get "$st" mem_available_kb)" \
 		--arg lru_gen "$lru_gen" --arg ifaces "$(status_get "$st" net_ifaces)" \
-		--argjson qemu_s "$qemu_s" --argjson host_wall "$host_wall" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
+		--argjson qemu_s "$qemu_s" --argjson host_wall "$host_wall" \
+		--argjson boot_to_run "$boot_to_run" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
 		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
 		'. + {policy_active: $active, exit: $exit, note: $note, verified: $verified,
 		  wall_s: $host_wall, guest_wall_s: $rusage.wall_s,
@@ -124,7 +127,7 @@ result_write() {
 		                        else ($mem_avail | tonumber / 4 | floor) end),
 		  workload_result: $wres, policy_stats: $pstats, lru_gen_enabled: $lru_gen,
 		  guest_net_ifaces: ($ifaces | split(" ") | map(select(. != ""))),
-		  boot_to_exit_s: $qemu_s,
+		  boot_to_exit_s: $qemu_s, host_boot_to_run_s: $boot_to_run,
 		  uptime_at_init_s: (if $up_init == "" then null else ($up_init | tonumber) end),
 		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end)}
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \

@@ -194,6 +194,7 @@ run_one() {
 	: >"$part/console.log"
 	qemu_rc=0
 	local t0=$SECONDS qemu_pid
+	printf '%s HOST: qemu start\n' "$(date +%s.%N)" >"$part/markers"
 	timeout -s KILL "$timeout_s" "${qemu_argv[@]}" >"$part/qemu.log" 2>&1 &
 	qemu_pid=$!
 	# Progress: the guest's LAB lines, until QEMU is gone. Each is stamped

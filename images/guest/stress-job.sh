@@ -1,0 +1,210 @@
+#!/bin/sh
+# The reliability gate, guest side (LAB_MODE=stress; busybox sh).
+#
+#   stress-job.sh RESULTS_DIR
+#
+# Runs, under memory pressure with swap: stress-ng's vm stressors, the
+# kernel's mm selftests (/lab/selftests, built by images/build-selftests.sh)
+# and the lab's data-verifying workloads inside a memcg whose memory.max is
+# below their size. One line per test goes to RESULTS_DIR/stress.tsv:
+#   NAME <tab> pass|fail|skip <tab> SECONDS <tab> DETAIL
+# and its output to RESULTS_DIR/tests/NAME.log. Exit 0 only when every test
+# passed (a selftest that reports SKIP counts as skipped, not failed).
+#
+# From /job/job.env (written by lab/stress.sh):
+#   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
+#   LAB_STRESS_GROUPS    which groups run (default: stressng selftests memcg
+#                        memcontrol)
+#   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
+#                        WARNING line on the console, "fail" adds a failing test
+
+out=${1:?usage: stress-job.sh RESULTS_DIR}
+# shellcheck disable=SC1091
+. /job/job.env
+duration=${LAB_STRESS_DURATION:-60}
+groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol}
+inject=${LAB_STRESS_INJECT:-}
+tsv=$out/stress.tsv
+logs=$out/tests
+mkdir -p "$logs" || exit 1
+: >"$tsv" || exit 1
+failed=0
+
+# Centiseconds since boot: good enough for test durations, and monotonic.
+now_cs() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}${up#*.}"
+}
+
+# record NAME RESULT START_CS DETAIL
+record() {
+	secs=$(awk -v s="$3" -v e="$(now_cs)" 'BEGIN { printf "%.2f", (e - s) / 100 }')
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$secs" "$4" >>"$tsv"
+	echo "LAB: stress test $1: $2 (${secs}s)${4:+ $4}"
+	[ "$2" = fail ] && failed=1
+	sync
+}
+
+# run_test NAME KIND TIMEOUT CMD...: KIND says how the exit code reads:
+#   ksft      kselftest: 0 pass, 4 skip (KSFT_SKIP), anything else fails
+#   stressng  stress-ng: 0 pass, 4 skip (not implemented here), else fails
+#   plain     0 pass, anything else fails
+run_test() {
+	name=$1 kind=$2 limit=$3
+	shift 3
+	start=$(now_cs)
+	echo "LAB: stress test $name: start"
+	rc=0
+	timeout -s KILL "$limit" "$@" </dev/null >"$logs/$name.log" 2>&1 || rc=$?
+	elapsed=$((($(now_cs) - start) / 100))
+	if [ $rc -eq 137 ] && [ $elapsed -ge "$limit" ]; then
+		record "$name" fail "$start" "timed out after ${limit}s"
+		return
+	fi
+	case $kind:$rc in
+	*:0) record "$name" pass "$start" "" ;;
+	ksft:4 | stressng:4) record "$name" skip "$start" "$(tail -n1 "$logs/$name.log" | tr '\t' ' ')" ;;
+	*) record "$name" fail "$start" "exit status $rc: $(ksft_failures "$logs/$name.log")" ;;
+	esac
+}
+
+# The failing subtests of a kselftest log (or its last line), for the report.
+ksft_failures() {
+	# awk dedupes: a forking test's buffered stdout repeats lines.
+	f=$(sed -n 's/^not ok [0-9]* *\(.*\)/\1/p' "$1" | awk '!seen[$0]++' | tr '\n' ',' | sed 's/,$//')
+	[ -n "$f" ] || f=$(tail -n1 "$1")
+	echo "$f" | tr '\t' ' ' | cut -c1-200
+}
+
+has_group() {
+	case " $groups " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# A writable cwd: test_memcontrol makes its page cache with O_TMPFILE in ".".
+cd /data || exit 1
+
+# kernel_has CONFIG_X: the running kernel's config says =y.
+kernel_has() {
+	zcat /proc/config.gz 2>/dev/null | grep -qx "$1=y"
+}
+
+mem_total_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+echo "LAB: stress: ${duration}s of stress-ng, groups: $groups; MemTotal ${mem_total_mb} MiB"
+
+case $inject in
+'') ;;
+warn)
+	# The console scanner must catch this; it travels the real console path.
+	echo "<4>WARNING: CPU: 0 PID: $$ at lab/stress-gate-injected.c:1 injected_warning+0x0/0x0" >/dev/kmsg
+	;;
+fail) run_test injected-failure plain 60 /lab/bin/lab-crash ;;
+*)
+	echo "LAB-ERROR: unknown LAB_STRESS_INJECT '$inject'"
+	exit 1
+	;;
+esac
+
+# --- stress-ng's vm stressors, each for its share of the duration, sized to
+# push the guest well into swap (two workers of 3/4 of RAM each).
+if has_group stressng; then
+	share=$((duration / 6))
+	[ $share -ge 5 ] || share=5
+	limit=$((share * 3 + 60))
+	big=$((mem_total_mb * 3 / 4))M
+	common="--timeout ${share}s --page-in --verify --temp-path /data --metrics-brief"
+	# shellcheck disable=SC2086
+	{
+		run_test stress-ng-vm stressng $limit stress-ng $common --vm 2 --vm-bytes $big
+		run_test stress-ng-bigheap stressng $limit stress-ng $common --bigheap 2
+		run_test stress-ng-mmap stressng $limit stress-ng $common --mmap 2 --mmap-bytes $big
+		run_test stress-ng-mremap stressng $limit stress-ng $common --mremap 2 --mremap-bytes $big
+		run_test stress-ng-madvise stressng $limit stress-ng $common --madvise 2
+		run_test stress-ng-userfaultfd stressng $limit stress-ng $common --userfaultfd 2
+	}
+fi
+
+# --- the kernel's vm selftests, while a sleeping hog holds half of RAM so
+# that they run against reclaim and swap.
+if has_group selftests; then
+	if [ -r /lab/selftests/vm/TESTS ]; then
+		stress-ng --vm 1 --vm-bytes $((mem_total_mb / 2))M --vm-keep --vm-hang 0 \
+			--timeout 0 >"$logs/pressure-hog.log" 2>&1 &
+		hog=$!
+		sleep 5
+		while read -r t; do
+			st=/lab/selftests/vm/$t
+			case $t in
+			userfaultfd)
+				# 6.1's test asks UFFDIO_API for every feature its headers
+				# know, so without PTE_MARKER_UFFD_WP it fails at its start.
+				if kernel_has CONFIG_PTE_MARKER_UFFD_WP; then
+					# anon memory, 16 MiB, 8 bounces: small enough for this guest
+					run_test "selftest-vm-$t" ksft 600 "$st" anon 16 8
+				else
+					record "selftest-vm-$t" skip "$(now_cs)" "kernel lacks CONFIG_PTE_MARKER_UFFD_WP, which the 6.1 test requires"
+				fi
+				;;
+			# its 1-2 GiB regions are mapped, not touched: allow overcommit
+			mremap_test)
+				oc=$(cat /proc/sys/vm/overcommit_memory)
+				echo 1 >/proc/sys/vm/overcommit_memory
+				run_test "selftest-vm-$t" ksft 600 "$st"
+				echo "$oc" >/proc/sys/vm/overcommit_memory
+				;;
+			*) run_test "selftest-vm-$t" ksft 600 "$st" ;;
+			esac
+		done </lab/selftests/vm/TESTS
+		kill -INT $hog 2>/dev/null
+		wait $hog
+	else
+		start=$(now_cs)
+		record selftests-vm fail "$start" "no /lab/selftests/vm in the image (images/build-selftests.sh)"
+	fi
+fi
+
+# --- the lab's verifying workloads in a memcg whose memory.max is half
+# their size: reclaim and swap inside the cgroup, every byte checked.
+if has_group memcg; then
+	cg=/sys/fs/cgroup/lab-stress
+	start=$(now_cs)
+	if ! grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+		record memcg-setup fail "$start" "no memory controller in cgroup v2 at /sys/fs/cgroup"
+	elif ! echo +memory >/sys/fs/cgroup/cgroup.subtree_control || ! mkdir -p $cg; then
+		record memcg-setup fail "$start" "cannot create a memory cgroup"
+	else
+		size_mb=$((mem_total_mb / 4))
+		echo $((size_mb / 2))M >$cg/memory.max
+		for wl in cyclic-anon cyclic-file; do
+			# The subshell joins the cgroup; the workload inherits it.
+			# shellcheck disable=SC2016
+			run_test memcg-$wl plain 900 sh -c '
+				echo $$ >"$1/cgroup.procs" || exit 1
+				shift
+				exec "$@"' - $cg /lab/bin/$wl --size ${size_mb}M --passes 2 --dir /data
+		done
+		peak=$(sed -n 's/^max //p' $cg/memory.events)
+		start=$(now_cs)
+		# The workloads must really have hit memory.max: else the test proved nothing.
+		if [ "${peak:-0}" -gt 0 ]; then
+			record memcg-limit-hit pass "$start" "memory.events max=$peak"
+		else
+			record memcg-limit-hit fail "$start" "memory.max was never reached"
+		fi
+		rmdir $cg
+	fi
+fi
+
+# --- cgroup's test_memcontrol, on its own (its checks measure the memcgs it
+# makes, which a hog outside them would disturb).
+if has_group memcontrol; then
+	if [ -x /lab/selftests/cgroup/test_memcontrol ]; then
+		run_test selftest-cgroup-test_memcontrol ksft 900 /lab/selftests/cgroup/test_memcontrol
+	else
+		start=$(now_cs)
+		record selftest-cgroup-test_memcontrol fail "$start" "not in the image (images/build-selftests.sh)"
+	fi
+fi
+
+sync
+exit $failed

@@ -23,8 +23,10 @@ echo "policies:"
 for p in "${LAB_POLICIES[@]:0:1}" vanilla-mglru "${LAB_POLICIES[@]:1}"; do
 	state=""
 	if [[ $p != vanilla* ]] && [[ -f $lab_config ]]; then
-		sym=PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
-		grep -q "^CONFIG_$sym=y" "$lab_config" || state="  (not in the built lab kernel)"
+		# lru is native to the framework; every other policy has a symbol.
+		sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
+		[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
+		grep -q "^$sym" "$lab_config" || state="  (not in the built lab kernel)"
 	fi
 	printf '  %-14s %s%s\n' "$p" "$(describe_policy "$p")" "$state"
 done

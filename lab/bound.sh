@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# lab.sh bound: Belady's OPT and the policy models on a run's own
+# reference string, next to what the kernel did in that run.
+#
+#   bound.sh [--format text|markdown|csv] [--models LIST] [--plot DIR] RUN...
+#
+# For every run recorded with --refs (refs.bin beside result.json) pagesim
+# replays the string at the run's size, mem_available_pages (MemAvailable
+# when the workload started, in 4 KiB pages), and the row shows each
+# model's misses and the kernel's majflt, pswpin and refaults
+# (workingset_refault_anon + _file) of the same run. Model misses include
+# the first touch of every page (`distinct`); the kernel counts a first
+# touch of anonymous memory as a minor fault, so compare majflt with
+# misses - distinct.
+#
+# --plot DIR draws a miss-ratio curve per workload (and size) into
+# DIR/mrc-WORKLOAD[-SIZE].png/.svg with lab/bound-mrc.gp: every model's
+# misses beyond the first touch against the cache size, on the reference
+# string of the group's first run, and each kernel run as points at its
+# size.
+set -euo pipefail
+lab_prog="lab bound"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab.sh bound [--format text|markdown|csv] [--models LIST] [--plot DIR]
+                    RUN...
+
+For each run recorded with --refs: OPT's misses and each model's misses
+(pagesim) at the run's size (mem_available_pages), next to the kernel's
+majflt, pswpin and refaults for that run. RUN: run directories or
+directories holding runs at any depth; runs without refs.bin, or whose
+exit is not ok, are left out with a note.
+
+  --format F     text (default), markdown or csv
+  --models LIST  pagesim models, comma-separated (default: all of
+                 pagesim --list-policies)
+  --plot DIR     also draw a miss-ratio curve per workload into DIR
+                 (mrc-WORKLOAD[-SIZE].png and .svg)
+USAGE
+}
+
+[[ ${1:-} == -h || ${1:-} == --help ]] && {
+	usage
+	exit 0
+}
+
+format=text models="" plot_dir=""
+inputs=()
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--format) need "$@"; format=$2; shift 2 ;;
+	--models) need "$@"; models=$2; shift 2 ;;
+	--plot) need "$@"; plot_dir=$2; shift 2 ;;
+	--) shift; inputs+=("$@"); break ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh bound --help)" ;;
+	*) inputs+=("$1"); shift ;;
+	esac
+done
+in_list "$format" text markdown csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|csv)"
+((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh bound --help)"
+pagesim=$LAB_BUILD/analysis/pagesim
+[[ -x $pagesim ]] || die "$EX_MISSING" "no ${pagesim#"$LAB_TOP"/} (run make analysis)"
+known=$("$pagesim" --list-policies | awk '{print $1}' | paste -sd,)
+[[ -n $models ]] || models=$known
+IFS=, read -r -a model_list <<<"$models"
+IFS=, read -r -a known_list <<<"$known"
+for m in "${model_list[@]}"; do
+	in_list "$m" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
+done
+
+runs=()
+while IFS= read -r -d '' r; do
+	d=$(dirname "$r")
+	if ! jq -e '.exit == "ok"' "$r" >/dev/null 2>&1; then
+		say "note: ${d#"$PWD"/}: exit is not ok, left out"
+	elif [[ ! -s $d/refs.bin ]]; then
+		say "note: ${d#"$PWD"/}: no refs.bin (run without --refs), left out"
+	elif ! jq -e '.mem_available_pages > 0' "$r" >/dev/null 2>&1; then
+		say "note: ${d#"$PWD"/}: no mem_available_pages in result.json, left out"
+	else
+		runs+=("$d")
+	fi
+done < <(
+	for in in "${inputs[@]}"; do
+		[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+		[[ -d $in ]] || die "$EX_USAGE" "$in: not a directory"
+		find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
+	done | sort -zu
+)
+((${#runs[@]})) || die "$EX_USAGE" "no run recorded with --refs under ${inputs[*]}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The table, as CSV first; the other formats are made from it.
+{
+	printf 'workload,policy,run_id,cache_pages,refs,distinct'
+	printf ',%s' "${model_list[@]}"
+	printf ',majflt,pswpin,refaults\n'
+	for d in "${runs[@]}"; do
+		r=$d/result.json
+		size=$(jq -r .mem_available_pages "$r")
+		"$pagesim" --sizes "$size" --policies "$models" --format csv "$d/refs.bin" >"$tmp/sim.csv" ||
+			die "$EX_HARNESS" "pagesim failed on ${d#"$PWD"/}/refs.bin"
+		jq -r '[(.workload + (if (.params.size // "") != "" then " size=" + .params.size else "" end)),
+			.policy, .run_id] | @csv' "$r" | tr -d '"' | tr -d '\n'
+		awk -F, -v want="$models" '
+			NR == 1 { next }
+			{ misses[$1] = $5; refs = $3; distinct = $4; pages = $2 }
+			END {
+				printf ",%s,%s,%s", pages, refs, distinct
+				n = split(want, w, ",")
+				for (i = 1; i <= n; i++) printf ",%s", (w[i] in misses) ? misses[w[i]] : "NA"
+			}' "$tmp/sim.csv"
+		jq -r '[.majflt, .vmstat.pswpin,
+			(if .vmstat.workingset_refault_anon == null then null
+			 else .vmstat.workingset_refault_anon + (.vmstat.workingset_refault_file // 0) end)]
+			| map(if . == null then "NA" else tostring end) | "," + join(",")' "$r"
+	done
+} >"$tmp/table.csv"
+
+case $format in
+csv) cat "$tmp/table.csv" ;;
+text)
+	echo "Misses at the run's size (pages; models include the first touch of each page) and the kernel's counts"
+	column -t -s, "$tmp/table.csv"
+	;;
+markdown)
+	echo "**Misses at the run's size (pages; models include the first touch of each page) and the kernel's counts**"
+	echo
+	awk -F, '
+		{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
+		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 3 ? ":---|" : "---:|"); print line }
+	' "$tmp/table.csv"
+	;;
+esac
+
+[[ -n $plot_dir ]] || exit 0
+mkdir -p "$plot_dir" || die "$EX_HARNESS" "cannot create $plot_dir"
+script=$LAB_TOP/lab/bound-mrc.gp
+# Groups: workload and size, the table's first column.
+while IFS= read -r group; do
+	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group/ size=/-}" | sed 's/-*$//')
+	first=""
+	: >"$tmp/kernel.csv"
+	echo "policy,cache_pages,majflt,refaults" >"$tmp/kernel.csv"
+	for d in "${runs[@]}"; do
+		g=$(jq -r '.workload + (if (.params.size // "") != "" then " size=" + .params.size else "" end)' "$d/result.json")
+		[[ $g == "$group" ]] || continue
+		[[ -n $first ]] || first=$d
+		jq -r '[.policy, .mem_available_pages, .majflt,
+			(if .vmstat.workingset_refault_anon == null then null
+			 else .vmstat.workingset_refault_anon + (.vmstat.workingset_refault_file // 0) end)]
+			| map(if . == null then "NA" else tostring end) | join(",")' "$d/result.json" >>"$tmp/kernel.csv"
+	done
+	distinct=$("$pagesim" --sizes 1 --policies opt --format csv "$first/refs.bin" | awk -F, 'NR == 2 {print $4}')
+	lo=$((distinct / 10 > 0 ? distinct / 10 : 1))
+	hi=$((distinct * 6 / 5))
+	step=$(((hi - lo) / 40 > 0 ? (hi - lo) / 40 : 1))
+	sizes="$lo:$hi:$step"
+	for s in $(tail -n +2 "$tmp/kernel.csv" | cut -d, -f2 | sort -un); do sizes="$sizes,$s"; done
+	"$pagesim" --sizes "$sizes" --policies "$models" --format csv "$first/refs.bin" >"$tmp/mrc.csv" ||
+		die "$EX_HARNESS" "pagesim failed on ${first#"$PWD"/}/refs.bin"
+	sort -t, -k1,1 -s -k2,2n "$tmp/mrc.csv" | awk 'NR == 1 || !/^policy,/' >"$tmp/mrc.sorted"
+	{ head -n1 "$tmp/mrc.csv"; grep -v '^policy,' "$tmp/mrc.sorted"; } >"$tmp/mrc.csv.s"
+	kernel_list=$(tail -n +2 "$tmp/kernel.csv" | cut -d, -f1 | sort -u | paste -sd' ')
+	title="$group: misses vs cache size (string of $(basename "$first"), $distinct distinct pages)"
+	out=$plot_dir/mrc-$slug
+	for fmt in png svg; do
+		part=$(mktemp "$out.XXXXXX.tmp")
+		if ! gnuplot -e "models='$tmp/mrc.csv.s'; kernel='$tmp/kernel.csv'; model_list='${model_list[*]}'; kernel_list='$kernel_list'; out='$part'; fmt='$fmt'; title_text='${title//\'/}'" \
+			"$script" 2>"$tmp/gp.err" || [[ ! -s $part ]]; then
+			rm -f "$part"
+			die "$EX_HARNESS" "gnuplot failed on $script: $(grep -v 'no valid points' "$tmp/gp.err" | head -n 2 | tr '\n' ' ')"
+		fi
+		mv "$part" "$out.$fmt"
+	done
+	say "miss-ratio curve: $out.png, $out.svg"
+done < <(tail -n +2 "$tmp/table.csv" | cut -d, -f1 | sort -u)

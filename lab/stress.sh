@@ -34,6 +34,10 @@ usage: lab.sh stress POLICY [options]
   --scan FILE       only scan a console log for kernel reports: prints one
                     "KIND<tab>LINE<tab>TEXT" per finding; exit 0 clean, 5 not
 
+For the gate's own tests: LAB_STRESS_GROUPS="stressng selftests memcg
+memcontrol" (default all; "none" runs none) and LAB_STRESS_INJECT=warn|fail|
+panic|hang (a WARNING on the console, a failing test, a panic, a hang).
+
 Exit codes: 0 gate passed, 1 harness error, 2 bad arguments, 4 a test
 failed, 5 the console shows a kernel report (BUG, WARNING, KASAN, lockdep,
 soft lockup, hung task, oops, panic), 6 timeout, 7 policy mismatch,
@@ -138,8 +142,8 @@ in_list "$inject" "" warn fail panic hang ||
 	die "$EX_USAGE" "LAB_STRESS_INJECT must be warn, fail, panic or hang, not '$inject'"
 groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol}
 for g in $groups; do
-	in_list "$g" stressng selftests memcg memcontrol ||
-		die "$EX_USAGE" "LAB_STRESS_GROUPS: unknown group '$g' (stressng selftests memcg memcontrol)"
+	in_list "$g" stressng selftests memcg memcontrol none ||
+		die "$EX_USAGE" "LAB_STRESS_GROUPS: unknown group '$g' (stressng selftests memcg memcontrol none)"
 done
 
 kernel=$(guest_kernel "$flavour")

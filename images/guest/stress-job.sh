@@ -14,9 +14,10 @@
 # From /job/job.env (written by lab/stress.sh):
 #   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
 #   LAB_STRESS_GROUPS    which groups run (default: stressng selftests memcg
-#                        memcontrol)
+#                        memcontrol; "none" runs none)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
-#                        WARNING line on the console, "fail" adds a failing test
+#                        WARNING line on the console, "fail" adds a failing
+#                        test, "panic" crashes the kernel, "hang" never ends
 
 out=${1:?usage: stress-job.sh RESULTS_DIR}
 # shellcheck disable=SC1091
@@ -99,6 +100,8 @@ warn)
 	echo "<4>WARNING: CPU: 0 PID: $$ at lab/stress-gate-injected.c:1 injected_warning+0x0/0x0" >/dev/kmsg
 	;;
 fail) run_test injected-failure plain 60 /lab/bin/lab-crash ;;
+panic) echo c >/proc/sysrq-trigger ;;
+hang) while :; do sleep 3600; done ;;
 *)
 	echo "LAB-ERROR: unknown LAB_STRESS_INJECT '$inject'"
 	exit 1

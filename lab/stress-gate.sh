@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The full reliability gate (make stress): every policy the built kernels
+# offer through lab/stress.sh, then RELIABILITY.md's table rewritten from
+# the runs' stress.json: policy x test, pass/fail/skip, duration, kernel
+# flavour and the command.
+#
+#   stress-gate.sh [--kernel debug|lab] [--duration S] [--policies "P ..."]
+#                  [--results DIR] [--doc FILE]
+#
+# vanilla runs on the vanilla kernel; the lab policies on the chosen
+# flavour, each only when that kernel's config has CONFIG_PAGE_REPLACE_<P>.
+# Exit 0 when every policy passed, else the exit code of the first that
+# failed (lab.sh stress --help lists them).
+set -euo pipefail
+lab_prog="lab stress-gate"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab/stress-gate.sh [options]
+
+  --kernel FLAVOUR   debug|lab: the kernel of the lab policies (default debug)
+  --duration S       seconds of stress-ng per policy (default 60)
+  --policies "P ..." only these policies (default: every one built)
+  --results DIR      where result directories go (default results/)
+  --doc FILE         the table to rewrite (default RELIABILITY.md)
+USAGE
+}
+
+flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--kernel) need "$@"; flavour=$2; shift 2 ;;
+	--duration) need "$@"; duration=$2; shift 2 ;;
+	--policies) need "$@"; policies=$2; shift 2 ;;
+	--results) need "$@"; results=$2; shift 2 ;;
+	--doc) need "$@"; doc=$2; shift 2 ;;
+	*) die "$EX_USAGE" "unknown option '$1' (see lab/stress-gate.sh --help)" ;;
+	esac
+done
+in_list "$flavour" debug lab || die "$EX_USAGE" "bad --kernel '$flavour' (debug|lab)"
+if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
+	die "$EX_USAGE" "bad --duration '$duration' (seconds, 1 to 86400)"
+fi
+[[ -d $(dirname "$doc") ]] || die "$EX_USAGE" "no directory for --doc '$doc'"
+
+# policy_built P: does the kernel that would run P offer it?
+policy_built() {
+	local p=$1 config sym
+	if [[ $p == vanilla* ]]; then
+		[[ -f $LAB_KERNEL_DIR/vanilla/bzImage ]]
+		return
+	fi
+	config=$LAB_KERNEL_DIR/$flavour/config
+	[[ -f $config ]] || return 1
+	sym=PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
+	grep -q "^CONFIG_$sym=y" "$config"
+}
+
+if [[ -n $policies ]]; then
+	read -r -a todo <<<"$policies"
+	for p in "${todo[@]}"; do
+		in_list "$p" "${LAB_POLICIES[@]}" vanilla-mglru || die "$EX_USAGE" "unknown policy '$p'"
+	done
+	for p in "${todo[@]}"; do
+		policy_built "$p" || die "$EX_MISSING" "policy $p is not in a built kernel (make kernel-$flavour)"
+	done
+else
+	todo=()
+	for p in "${LAB_POLICIES[@]}"; do
+		policy_built "$p" && todo+=("$p")
+	done
+	((${#todo[@]})) || die "$EX_MISSING" "no kernel built (make kernels kernel-debug)"
+fi
+
+mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
+say "gate: ${todo[*]} (lab policies on the $flavour kernel, ${duration}s of stress-ng each)"
+dirs=() status=0
+for p in "${todo[@]}"; do
+	kopt=(--kernel "$flavour")
+	[[ $p == vanilla* ]] && kopt=()
+	rc=0 t0=$SECONDS
+	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" --results "$results") || rc=$?
+	dir=$(tail -n1 <<<"$out")
+	say "$p: exit $rc in $((SECONDS - t0))s ($dir)"
+	if [[ -n $dir && -f $dir/stress.json ]]; then
+		dirs+=("$dir")
+	else
+		say "$p: no stress.json; the table shows it as not run"
+	fi
+	((rc == 0 || status != 0)) || status=$rc
+done
+
+# The table, from the stress.json files only.
+((${#dirs[@]})) || die "$EX_HARNESS" "no policy produced a stress.json"
+table=$(mktemp)
+trap 'rm -f "$table" "$doc.tmp"' EXIT
+jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
+	def cell: if . == null then "-" else "\(.result) \(.duration_s)s" end;
+	. as $runs
+	| ($runs | map(.tests[].name) | reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end)) as $names
+	| "Measured \($date) on \($runs[0].accel | ascii_upcase), \($runs[0].mem_mib) MiB, 2 vCPUs, \($runs[0].duration_s) s of stress-ng per policy.",
+	  "",
+	  "| policy | kernel | verdict | wall | tests passed | console | command |",
+	  "|---|---|---|---|---|---|---|",
+	  ($runs[] | "| \(.policy) | \(.kernel_flavour) \(.kernel.release // "") | **\(.verdict)**\(if .verdict != "pass" then " (" + .exit + ")" else "" end) | \(.wall_s) s | \([.tests[] | select(.result == "pass")] | length)/\(.tests | length)\([.tests[] | select(.result == "skip")] | if length > 0 then ", \(length) skipped" else "" end) | \(if (.console_findings | length) == 0 then "clean" else (.console_findings | map(.kind) | unique | join(", ")) end) | `\(.command)` |"),
+	  "",
+	  "| test | " + ($runs | map(.policy) | join(" | ")) + " |",
+	  "|---|" + ($runs | map("---|") | join("")),
+	  ($names[] as $n | "| \($n) | " + ($runs | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |")
+	' "${dirs[@]/%//stress.json}" >"$table"
+
+begin='<!-- stress-gate:begin (lab/stress-gate.sh rewrites this part) -->'
+end='<!-- stress-gate:end -->'
+if [[ -f $doc ]] && grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc"; then
+	awk -v b="$begin" -v e="$end" -v t="$table" '
+		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0 }
+		!skip' "$doc" >"$doc.tmp"
+else
+	{
+		printf '# Reliability gate\n\n'
+		printf '%s\n' "$begin"
+		cat "$table"
+		printf '%s\n' "$end"
+	} >"$doc.tmp"
+fi
+mv "$doc.tmp" "$doc"
+say "table written to ${doc#"$LAB_TOP"/}"
+exit "$status"

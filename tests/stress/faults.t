@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The gate fails when it should, each way with its own exit code, a report
+# that names the cause, stress.json saying so and the console kept; and it
+# never passes vacuously. Faults are injected inside a vanilla guest
+# (LAB_STRESS_INJECT, see images/guest/stress-job.sh) with no other test
+# group, to keep each boot short.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/stress/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LAB_RESULTS=$tmp/res
+
+# gate NAME INJECT GROUPS [stress options...]: run it; sets rc and dir.
+gate() {
+	local name=$1 inject=$2 groups=$3
+	shift 3
+	rc=0
+	LAB_STRESS_INJECT=$inject LAB_STRESS_GROUPS=$groups \
+		"$top/lab.sh" stress vanilla --duration 5 "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	dir=$(tail -n1 "$tmp/$name.out")
+	diag "$name: exit $rc, $(grep -c . "$tmp/$name.err") lines of report, $dir"
+}
+json() { jq -r "$1" "$dir/stress.json" 2>/dev/null; }
+
+# A kernel WARNING on the console fails a run whose tests all pass.
+gate warn warn memcg
+check "warning: exit 5" test "$rc" = 5
+check "warning: the tests themselves passed" test "$(json '[.tests[] | select(.result != "pass")] | length')" = 0
+check "warning: stress.json verdict fail, exit kernel-report" test "$(json '.verdict + " " + .exit')" = "fail kernel-report"
+check "warning: the finding is a warning with its console line" \
+	test "$(json '.console_findings[0].kind')" = warning
+check "warning: the report names it" grep -q 'FAIL (kernel-report).*warning' "$tmp/warn.err"
+check "warning: console log kept" grep -q 'WARNING: CPU: 0 PID' "$dir/console.log"
+
+# A failing test fails the gate and is named.
+gate fail fail memcg
+check "failing test: exit 4" test "$rc" = 4
+check "failing test: stress.json exit tests-failed" test "$(json .exit)" = tests-failed
+check "failing test: recorded as failed" \
+	test "$(json '.tests[] | select(.name == "injected-failure") | .result')" = fail
+check "failing test: the report names it" grep -q 'failed: injected-failure' "$tmp/fail.err"
+check "failing test: console clean, so the failure is the test's" test "$(json '.console_findings | length')" = 0
+
+# The guest kernel panics mid-run.
+gate panic panic none
+check "panic: exit 5" test "$rc" = 5
+check "panic: finding panic" test "$(json '[.console_findings[].kind] | index("panic") != null')" = true
+check "panic: console log kept" grep -q 'Kernel panic' "$dir/console.log"
+
+# The guest hangs: the timeout kills it.
+gate hang hang none --timeout 40
+check "hang: exit 6" test "$rc" = 6
+check "hang: stress.json exit timeout" test "$(json .exit)" = timeout
+check "hang: console log kept" test -s "$dir/console.log"
+
+# Nothing ran: not a pass.
+gate empty "" none
+check "no test at all: exit 1, not a pass" test "$rc" = 1
+check "no test at all: verdict fail" test "$(json .verdict)" = fail
+
+check "no partial result directory left behind" \
+	test -z "$(find "$LAB_RESULTS" -maxdepth 1 -name '.*.partial')"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The short reliability gate of make test: every built policy through
+# lab/stress-gate.sh, the lab policies on the lab kernel (the debug build
+# does not fit make test's budget; make stress runs the full gate on it).
+# vanilla runs every test group; the lab policies run stress-ng and the
+# memcg workloads, the groups whose paths go through the policy hardest.
+# LAB_TEST_STRESS_DURATION (default 12) sets the seconds of stress-ng.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/stress/tap.sh"
+# shellcheck source=../../lab/common.sh
+source "$top/lab/common.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LAB_RESULTS=$tmp/res
+duration=${LAB_TEST_STRESS_DURATION:-12}
+
+# The lab policies the built lab kernel offers (its config says).
+lab_policies=()
+for p in "${LAB_POLICIES[@]:1}"; do
+	sym=PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
+	grep -q "^CONFIG_$sym=y" "$LAB_KERNEL_DIR/lab/config" 2>/dev/null && lab_policies+=("$p")
+done
+diag "lab policies in the lab kernel: ${lab_policies[*]:-none}"
+
+# run_gate NAME DOC POLICIES [env...]: rc of the gate, its doc.
+run_gate() {
+	local name=$1 doc=$2 policies=$3
+	shift 3
+	rc=0
+	env "$@" "$top/lab/stress-gate.sh" --kernel lab --duration "$duration" \
+		--policies "$policies" --doc "$doc" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	grep -E '^lab stress-gate: ' "$tmp/$name.err" | sed 's/^/# /'
+}
+
+# check_runs POLICIES: every policy has one passing stress.json.
+check_runs() {
+	local p f
+	for p in "$@"; do
+		f=$(find "$LAB_RESULTS" -path "*-$p-stress-r1-*/stress.json" 2>/dev/null | head -n1)
+		check "$p: stress.json written" test -f "$f"
+		[[ -f $f ]] || continue
+		check "$p: verdict pass ($(jq -r '.exit + ": " + .note' "$f"))" test "$(jq -r .verdict "$f")" = pass
+		check "$p: the guest ran the policy asked for" test "$(jq -r .policy_active "$f")" = "$p"
+		check "$p: console clean" test "$(jq '.console_findings | length' "$f")" = 0
+		check "$p: no test failed" test "$(jq '[.tests[] | select(.result == "fail")] | length' "$f")" = 0
+		check "$p: the guest had no network interface but lo" \
+			test "$(jq -c .guest_net_ifaces "$f")" = '["lo"]'
+	done
+}
+
+run_gate vanilla "$tmp/vanilla.md" vanilla
+check "vanilla, every group: gate exit 0" test "$rc" = 0
+check_runs vanilla
+f=$(find "$LAB_RESULTS" -path "*-vanilla-stress-r1-*/stress.json" 2>/dev/null | head -n1)
+for t in stress-ng-vm selftest-vm-mremap_test memcg-cyclic-anon memcg-cyclic-file memcg-limit-hit \
+	selftest-cgroup-test_memcontrol; do
+	check "vanilla ran $t" test "$(jq -r --arg t "$t" '[.tests[] | select(.name == $t)] | length' "$f" 2>/dev/null)" = 1
+done
+check "the table has the vanilla row and the command" \
+	grep -qE '^\| vanilla \| vanilla .*\*\*pass\*\*.*`\./lab\.sh stress vanilla' "$tmp/vanilla.md"
+
+if ((${#lab_policies[@]})); then
+	run_gate lab "$tmp/lab.md" "${lab_policies[*]}" LAB_STRESS_GROUPS="stressng memcg"
+	check "lab policies (${lab_policies[*]}): gate exit 0" test "$rc" = 0
+	check_runs "${lab_policies[@]}"
+	for p in "${lab_policies[@]}"; do
+		check "the table has a $p row" grep -qE "^\| $p \| lab " "$tmp/lab.md"
+	done
+else
+	ok "no lab policy in the built lab kernel yet # SKIP the framework series has not landed"
+fi

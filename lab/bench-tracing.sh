@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# What tracing costs: the same runs with --trace none and --trace MODE
+# (default events), N reps each, compared by labstat (mean ± 95% CI,
+# ratio to untraced, Welch's t-test) as a Markdown table on stdout.
+#
+#   bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
+#                    [--mode events|bpftrace|all] [--results DIR]
+#                    [-- WORKLOAD-OPTIONS]
+#
+# The runs go through lab/matrix.sh, one matrix per trace mode, so an
+# interrupted benchmark resumes. labstat groups runs by policy, so the
+# table is computed on copies of the result.json files whose policy is
+# relabelled "P/trace=none" and "P/trace=MODE"; nothing else is changed.
+set -euo pipefail
+lab_prog="bench-tracing"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab/bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
+                            [--mode events|bpftrace|all] [--results DIR]
+                            [-- WORKLOAD-OPTIONS]
+
+Runs W under P with --trace none and with --trace MODE, N reps each
+(default: vanilla, cyclic-anon, 240M, events, 5 reps; results in
+results/bench-tracing/), then prints a Markdown table of wall_s and
+majflt: mean ± 95% CI, ratio to the untraced runs, * for p < 0.05.
+USAGE
+}
+
+[[ ${1:-} == -h || ${1:-} == --help ]] && {
+	usage
+	exit 0
+}
+
+reps=5 policy=vanilla workload=cyclic-anon size=240M mode=events top=$LAB_RESULTS/bench-tracing
+wl_opts=()
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--reps) need "$@"; reps=$2; shift 2 ;;
+	--policy) need "$@"; policy=$2; shift 2 ;;
+	--workload) need "$@"; workload=$2; shift 2 ;;
+	--size) need "$@"; size=$2; shift 2 ;;
+	--mode) need "$@"; mode=$2; shift 2 ;;
+	--results) need "$@"; top=$2; shift 2 ;;
+	--) shift; wl_opts=("$@"); break ;;
+	*) die "$EX_USAGE" "unknown option '$1' (see --help)" ;;
+	esac
+done
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps'"
+((reps >= 2)) || die "$EX_USAGE" "--reps must be at least 2 for a confidence interval"
+in_list "$mode" events bpftrace all || die "$EX_USAGE" "bad --mode '$mode' (events|bpftrace|all)"
+labstat=$LAB_BUILD/analysis/labstat
+[[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
+
+status=0
+for m in none "$mode"; do
+	"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$reps" \
+		--results "$top" --name "trace-$m-$policy-$workload-$size" --size "$size" --trace "$m" \
+		-- "${wl_opts[@]}" >/dev/null || status=$?
+done
+((status == 0)) || say "some runs failed (exit $status); the table uses the ones that passed"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for m in none "$mode"; do
+	while IFS= read -r -d '' r; do
+		d=$tmp/$m-$(basename "$(dirname "$r")")
+		mkdir -p "$d"
+		jq --arg p "$policy/trace=$m" '.policy = $p' "$r" >"$d/result.json"
+	done < <(find "$top/trace-$m-$policy-$workload-$size" -name result.json -not -path '*/.*' -print0)
+done
+echo "**Tracing cost: $policy, $workload --size $size, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
+echo
+"$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt "$tmp"

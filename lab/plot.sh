@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# lab.sh plot: reclaim timelines of runs recorded with --trace events.
+#
+#   plot.sh [--out DIR] [--interval MS] RUN...
+#
+# Per run with a trace.dat: trace-timeline turns it into a CSV and
+# analysis/plot/plot.sh draws timeline.png and .svg (in the run directory,
+# or DIR/<run-id>-timeline.* with --out). Runs of one workload and size,
+# two or more, are also overlaid (one line per run, labelled by policy)
+# into overlay-WORKLOAD[-SIZE].* in DIR, or in the first run's parent
+# directory without --out. Prints every file written on stdout.
+set -euo pipefail
+lab_prog="lab plot"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab.sh plot [--out DIR] [--interval MS] RUN...
+
+Draws the reclaim timeline (pages scanned and reclaimed, activations,
+refaults, swap and writeback over time) of each run that has a trace.dat
+(lab.sh run --trace events|all), and an overlay per workload when several
+runs of it are given. RUN: run directories or directories holding runs.
+
+  --out DIR       write the plots here (default: each run's own directory,
+                  overlays beside the runs)
+  --interval MS   timeline bucket width (default 1000)
+USAGE
+}
+
+[[ ${1:-} == -h || ${1:-} == --help ]] && {
+	usage
+	exit 0
+}
+
+out_dir="" interval=1000
+inputs=()
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--out) need "$@"; out_dir=$2; shift 2 ;;
+	--interval) need "$@"; interval=$2; shift 2 ;;
+	--) shift; inputs+=("$@"); break ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh plot --help)" ;;
+	*) inputs+=("$1"); shift ;;
+	esac
+done
+[[ $interval =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --interval '$interval' (milliseconds)"
+((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh plot --help)"
+timeline=$LAB_BUILD/analysis/trace-timeline
+plot=$LAB_TOP/analysis/plot/plot.sh
+[[ -x $timeline ]] || die "$EX_MISSING" "no ${timeline#"$LAB_TOP"/} (run make analysis)"
+
+runs=()
+while IFS= read -r -d '' r; do
+	d=$(dirname "$r")
+	if [[ -s $d/trace.dat ]]; then
+		runs+=("$d")
+	else
+		say "note: ${d#"$PWD"/}: no trace.dat (run without --trace events), skipped"
+	fi
+done < <(
+	for in in "${inputs[@]}"; do
+		[[ -d $in ]] || die "$EX_USAGE" "$in: not a directory"
+		find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
+	done | sort -zu
+)
+((${#runs[@]})) || die "$EX_USAGE" "no run with a trace.dat under ${inputs[*]}"
+if [[ -n $out_dir ]]; then
+	mkdir -p "$out_dir" || die "$EX_HARNESS" "cannot create $out_dir"
+	out_dir=$(cd "$out_dir" && pwd)
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+group_of() {
+	jq -r '.workload + (if (.params.size // "") != "" then " size=" + .params.size else "" end)' "$1/result.json"
+}
+
+# One timeline per run; the CSV stays beside the plot.
+declare -A csv_of
+for d in "${runs[@]}"; do
+	id=$(basename "$d")
+	if [[ -n $out_dir ]]; then base=$out_dir/$id-timeline; else base=$d/timeline; fi
+	if ! "$timeline" --quiet --interval "$interval" -o "$base.csv" "$d/trace.dat" 2>"$tmp/tt.err"; then
+		die "$EX_HARNESS" "trace-timeline failed on ${d#"$PWD"/}/trace.dat: $(head -n1 "$tmp/tt.err")"
+	fi
+	csv_of[$d]=$base.csv
+	title="$(jq -r .policy "$d/result.json"): $(group_of "$d") ($id)"
+	"$plot" timeline -t "$title" -o "$base" "$base.csv" ||
+		die "$EX_HARNESS" "plot.sh timeline failed on $base.csv"
+	printf '%s\n' "$base.csv" "$base.png" "$base.svg"
+done
+
+# Overlays: one per workload and size with two or more traced runs.
+while IFS= read -r group; do
+	members=()
+	for d in "${runs[@]}"; do
+		[[ $(group_of "$d") == "$group" ]] && members+=("$d")
+	done
+	((${#members[@]} >= 2)) || continue
+	declare -A seen=()
+	pairs=()
+	for d in "${members[@]}"; do
+		label=$(jq -r .policy "$d/result.json")
+		seen[$label]=$((${seen[$label]:-0} + 1))
+		((${seen[$label]} == 1)) || label=$label-${seen[$label]}
+		# plot.sh overlay takes no spaces in paths: link the CSVs.
+		ln -sf "${csv_of[$d]}" "$tmp/$label.csv"
+		pairs+=("$label=$tmp/$label.csv")
+	done
+	unset seen
+	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group/ size=/-}" | sed 's/-*$//')
+	dest=${out_dir:-$(dirname "${members[0]}")}/overlay-$slug
+	"$plot" overlay -t "$group: reclaim by policy" -o "$dest" "${pairs[@]}" ||
+		die "$EX_HARNESS" "plot.sh overlay failed for $group"
+	rm -f "$tmp"/*.csv
+	printf '%s\n' "$dest.png" "$dest.svg"
+done < <(for d in "${runs[@]}"; do group_of "$d"; done | sort -u)

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# lab.sh report: one HTML page with the comparison tables and every plot.
+#
+#   report.sh [--baseline POLICY] [--metric M]... DIR
+#
+# Writes DIR/report.html and its images in DIR/report-plots/: the
+# comparison tables of lab.sh compare (Markdown turned into HTML tables),
+# a comparison chart per metric (analysis/plot compare), the timelines and
+# overlays of lab.sh plot for runs with a trace.dat, and the OPT/model
+# table and miss-ratio curves of lab.sh bound for runs with refs.bin. The
+# page links its images relatively, so DIR can be moved or served as is.
+# Both are built under temporary names and renamed when complete.
+set -euo pipefail
+lab_prog="lab report"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab.sh report [--baseline POLICY] [--metric M]... DIR
+
+Writes DIR/report.html (and DIR/report-plots/) from every run under DIR:
+the comparison tables (mean ± 95% CI, ratio, Welch's t-test), comparison
+charts, reclaim timelines and overlays of traced runs, and Belady/model
+bounds of runs recorded with --refs.
+
+  --baseline P   as in lab.sh compare (default: lru, else vanilla)
+  --metric M     as in lab.sh compare, repeatable
+USAGE
+}
+
+[[ ${1:-} == -h || ${1:-} == --help ]] && {
+	usage
+	exit 0
+}
+
+baseline="" metrics=() dir=""
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--baseline) need "$@"; baseline=$2; shift 2 ;;
+	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh report --help)" ;;
+	*)
+		[[ -z $dir ]] || die "$EX_USAGE" "one DIR only (see lab.sh report --help)"
+		dir=$1
+		shift
+		;;
+	esac
+done
+[[ -n $dir ]] || die "$EX_USAGE" "need a results directory (see lab.sh report --help)"
+[[ -d $dir ]] || die "$EX_USAGE" "$dir: not a directory"
+dir=$(cd "$dir" && pwd)
+labstat=$LAB_BUILD/analysis/labstat
+[[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
+
+mapfile -d '' results < <(find "$dir" -name result.json -type f -not -path '*/.*' -print0 | sort -z)
+((${#results[@]})) || die "$EX_USAGE" "no runs (result.json) under $dir"
+if [[ -z $baseline ]]; then
+	have=$(jq -r .policy "${results[@]}" | sort -u)
+	baseline=lru
+	grep -qx lru <<<"$have" || { grep -qx vanilla <<<"$have" && baseline=vanilla; }
+fi
+
+work=$(mktemp -d "$dir/.report.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+plots=$work/report-plots
+mkdir -p "$plots"
+
+# Tables.
+"$LAB_TOP/lab/compare.sh" --no-bound --baseline "$baseline" --format markdown "${metrics[@]}" "$dir" \
+	>"$work/compare.md" 2>"$work/compare.err" ||
+	die "$EX_HARNESS" "lab.sh compare failed: $(tail -n1 "$work/compare.err")"
+"$labstat" --baseline "$baseline" --csv-long "${metrics[@]}" "${results[@]%/result.json}" \
+	>"$work/long.csv" 2>/dev/null || die "$EX_HARNESS" "labstat --csv-long failed"
+
+# Comparison charts: one per metric, when some policy is not the baseline.
+charts=()
+while IFS= read -r metric; do
+	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"$metric" | sed 's/-*$//')
+	if "$LAB_TOP/analysis/plot/plot.sh" compare -b "$baseline" -m "$metric" \
+		-o "$plots/compare-$slug" "$work/long.csv" 2>"$work/plot.err"; then
+		charts+=("compare-$slug")
+	else
+		say "note: no comparison chart for $metric: $(tail -n1 "$work/plot.err")"
+	fi
+done < <(awk -F, -v b="$baseline" 'NR > 1 && $4 != b {print $1}' "$work/long.csv" | awk '!seen[$0]++')
+
+# Timelines and overlays of traced runs.
+traced=0
+for r in "${results[@]}"; do [[ -s $(dirname "$r")/trace.dat ]] && traced=1; done
+if ((traced)); then
+	"$LAB_TOP/lab/plot.sh" --out "$plots" "$dir" >/dev/null 2>"$work/plot.err" ||
+		die "$EX_HARNESS" "lab.sh plot failed: $(tail -n1 "$work/plot.err")"
+fi
+
+# Bounds of runs with reference strings.
+with_refs=0
+for r in "${results[@]}"; do [[ -s $(dirname "$r")/refs.bin ]] && with_refs=1; done
+if ((with_refs)); then
+	"$LAB_TOP/lab/bound.sh" --format markdown --plot "$plots" "$dir" >"$work/bound.md" 2>"$work/bound.err" ||
+		die "$EX_HARNESS" "lab.sh bound failed: $(tail -n1 "$work/bound.err")"
+fi
+
+html_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
+
+# Markdown as labstat and bound write it: **bold** headings, pipe tables,
+# and plain lines.
+md_to_html() {
+	html_escape | awk '
+		function cells(line, tag,   n, a, i, s) {
+			sub(/^\| */, "", line); sub(/ *\|$/, "", line)
+			n = split(line, a, / *\| */); s = "<tr>"
+			for (i = 1; i <= n; i++) s = s "<" tag ">" a[i] "</" tag ">"
+			return s "</tr>"
+		}
+		{ gsub(/\\\*/, "*") }
+		/^\*\*.*\*\*$/ { t = $0; gsub(/^\*\*|\*\*$/, "", t); gsub(/\\\*/, "*", t); print "<h3>" t "</h3>"; next }
+		/^\|/ {
+			if (!intable) { print "<table>"; print cells($0, "th"); intable = 1; next }
+			if ($0 ~ /^\|[ :|-]+\|$/) next
+			print cells($0, "td"); next
+		}
+		{ if (intable) { print "</table>"; intable = 0 } if ($0 != "") print "<p>" $0 "</p>" }
+		END { if (intable) print "</table>" }'
+}
+
+figure() {	# figure NAME CAPTION
+	printf '<figure><img src="report-plots/%s.png" alt="%s"><figcaption>%s (<a href="report-plots/%s.svg">SVG</a>)</figcaption></figure>\n' \
+		"$1" "$2" "$2" "$1"
+}
+
+{
+	cat <<HEAD
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>pgrep-lab report: $(basename "$dir" | html_escape)</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 1200px; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; color: #444; }
+</style></head><body>
+<h1>pgrep-lab report</h1>
+HEAD
+	printf '<p>%s runs under <code>%s</code>; baseline <b>%s</b>; generated %s.</p>\n' \
+		"${#results[@]}" "$(html_escape <<<"$dir")" "$(html_escape <<<"$baseline")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "<h2>Comparison</h2>"
+	md_to_html <"$work/compare.md"
+	if ((${#charts[@]})); then
+		echo "<h2>Comparison charts</h2>"
+		for c in "${charts[@]}"; do figure "$c" "${c#compare-} relative to $baseline, 95% CI, * p &lt; 0.05"; done
+	fi
+	if ((with_refs)); then
+		echo "<h2>Belady's OPT and the models on the runs' reference strings</h2>"
+		md_to_html <"$work/bound.md"
+		for f in "$plots"/mrc-*.png; do
+			[[ -e $f ]] || continue
+			n=$(basename "$f" .png)
+			figure "$n" "miss-ratio curve: ${n#mrc-}"
+		done
+	fi
+	if ((traced)); then
+		echo "<h2>Reclaim overlays</h2>"
+		for f in "$plots"/overlay-*.png; do
+			[[ -e $f ]] || continue
+			n=$(basename "$f" .png)
+			figure "$n" "${n#overlay-}: all traced runs"
+		done
+		echo "<h2>Reclaim timelines</h2>"
+		for f in "$plots"/*-timeline.png; do
+			[[ -e $f ]] || continue
+			n=$(basename "$f" .png)
+			figure "$n" "${n%-timeline}"
+		done
+	fi
+	echo "</body></html>"
+} >"$work/report.html"
+
+# Swap in the new plots, then the page that links them.
+rm -rf "$dir/report-plots.old"
+[[ -d $dir/report-plots ]] && mv "$dir/report-plots" "$dir/report-plots.old"
+mv "$plots" "$dir/report-plots"
+rm -rf "$dir/report-plots.old"
+mv "$work/report.html" "$dir/report.html"
+printf '%s\n' "$dir/report.html"

@@ -56,8 +56,10 @@ policy_built() {
 	fi
 	config=$LAB_KERNEL_DIR/$flavour/config
 	[[ -f $config ]] || return 1
-	sym=PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
-	grep -q "^CONFIG_$sym=y" "$config"
+	# lru is native to the framework; every other policy has a symbol.
+	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
+	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
+	grep -q "^$sym" "$config"
 }
 
 if [[ -n $policies ]]; then

@@ -30,6 +30,7 @@ logs=$out/tests
 mkdir -p "$logs" || exit 1
 : >"$tsv" || exit 1
 failed=0
+xfail=""
 
 # Centiseconds since boot: good enough for test durations, and monotonic.
 now_cs() {
@@ -65,6 +66,17 @@ run_test() {
 	case $kind:$rc in
 	*:0) record "$name" pass "$start" "" ;;
 	ksft:4 | stressng:4) record "$name" skip "$start" "$(tail -n1 "$logs/$name.log" | tr '\t' ' ')" ;;
+	ksft:*)
+		# Subtests that fail on the unpatched kernel in this guest too
+		# (RELIABILITY.md says why) do not fail the test; any other does.
+		nok=$(sed -n 's/^not ok [0-9]* *\(.*\)/\1/p' "$logs/$name.log" | awk '!seen[$0]++')
+		unexpected=$(printf '%s\n' "$nok" | awk -v x=" $xfail " 'NF && index(x, " " $0 " ") == 0')
+		if [ -n "$nok" ] && [ -z "$unexpected" ]; then
+			record "$name" pass "$start" "known failures only: $(printf '%s' "$nok" | tr '\n' ' ')"
+		else
+			record "$name" fail "$start" "exit status $rc: $(ksft_failures "$logs/$name.log")"
+		fi
+		;;
 	*) record "$name" fail "$start" "exit status $rc: $(ksft_failures "$logs/$name.log")" ;;
 	esac
 }
@@ -202,7 +214,12 @@ fi
 # makes, which a hog outside them would disturb).
 if has_group memcontrol; then
 	if [ -x /lab/selftests/cgroup/test_memcontrol ]; then
+		# test_memcg_high_sync fails on the unpatched 6.1 kernel here too:
+		# it needs memory.high throttling to keep a 200 MiB mlock below
+		# memory.max for 10 s of poll(), a race the slow TCG guest loses.
+		xfail=test_memcg_high_sync
 		run_test selftest-cgroup-test_memcontrol ksft 900 /lab/selftests/cgroup/test_memcontrol
+		xfail=
 	else
 		start=$(now_cs)
 		record selftest-cgroup-test_memcontrol fail "$start" "not in the image (images/build-selftests.sh)"

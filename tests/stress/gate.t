@@ -19,8 +19,10 @@ duration=${LAB_TEST_STRESS_DURATION:-12}
 # The lab policies the built lab kernel offers (its config says).
 lab_policies=()
 for p in "${LAB_POLICIES[@]:1}"; do
-	sym=PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
-	grep -q "^CONFIG_$sym=y" "$LAB_KERNEL_DIR/lab/config" 2>/dev/null && lab_policies+=("$p")
+	# lru is native to the framework; every other policy has a symbol.
+	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
+	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
+	grep -q "^$sym" "$LAB_KERNEL_DIR/lab/config" 2>/dev/null && lab_policies+=("$p")
 done
 diag "lab policies in the lab kernel: ${lab_policies[*]:-none}"
 

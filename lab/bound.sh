@@ -17,7 +17,8 @@
 # DIR/mrc-WORKLOAD[-SIZE].png/.svg with lab/bound-mrc.gp: every model's
 # misses beyond the first touch against the cache size, on the reference
 # string of the group's first run, and each kernel run as points at its
-# size.
+# size: pswpin and refaults, both in pages (majflt counts faults, and a
+# swap-in fault reads ahead several pages).
 set -euo pipefail
 lab_prog="lab bound"
 # shellcheck source=common.sh
@@ -72,6 +73,9 @@ for m in "${model_list[@]}"; do
 	in_list "$m" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
 done
 
+for in in "${inputs[@]}"; do
+	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+done
 runs=()
 while IFS= read -r -d '' r; do
 	d=$(dirname "$r")
@@ -147,12 +151,12 @@ while IFS= read -r group; do
 	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group/ size=/-}" | sed 's/-*$//')
 	first=""
 	: >"$tmp/kernel.csv"
-	echo "policy,cache_pages,majflt,refaults" >"$tmp/kernel.csv"
+	echo "policy,cache_pages,pswpin,refaults" >"$tmp/kernel.csv"
 	for d in "${runs[@]}"; do
 		g=$(jq -r '.workload + (if (.params.size // "") != "" then " size=" + .params.size else "" end)' "$d/result.json")
 		[[ $g == "$group" ]] || continue
 		[[ -n $first ]] || first=$d
-		jq -r '[.policy, .mem_available_pages, .majflt,
+		jq -r '[.policy, .mem_available_pages, .vmstat.pswpin,
 			(if .vmstat.workingset_refault_anon == null then null
 			 else .vmstat.workingset_refault_anon + (.vmstat.workingset_refault_file // 0) end)]
 			| map(if . == null then "NA" else tostring end) | join(",")' "$d/result.json" >>"$tmp/kernel.csv"
@@ -168,7 +172,7 @@ while IFS= read -r group; do
 	sort -t, -k1,1 -s -k2,2n "$tmp/mrc.csv" | awk 'NR == 1 || !/^policy,/' >"$tmp/mrc.sorted"
 	{ head -n1 "$tmp/mrc.csv"; grep -v '^policy,' "$tmp/mrc.sorted"; } >"$tmp/mrc.csv.s"
 	kernel_list=$(tail -n +2 "$tmp/kernel.csv" | cut -d, -f1 | sort -u | paste -sd' ')
-	title="$group: misses vs cache size (string of $(basename "$first"), $distinct distinct pages)"
+	title="$group ($distinct distinct pages): misses vs cache size"
 	out=$plot_dir/mrc-$slug
 	for fmt in png svg; do
 		part=$(mktemp "$out.XXXXXX.tmp")

@@ -60,6 +60,9 @@ labstat=$LAB_BUILD/analysis/labstat
 [[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
 
 # Every run directory under the inputs, sorted, none twice.
+for in in "${inputs[@]}"; do
+	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+done
 runs=()
 while IFS= read -r -d '' r; do
 	runs+=("$(dirname "$r")")

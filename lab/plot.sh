@@ -52,6 +52,9 @@ timeline=$LAB_BUILD/analysis/trace-timeline
 plot=$LAB_TOP/analysis/plot/plot.sh
 [[ -x $timeline ]] || die "$EX_MISSING" "no ${timeline#"$LAB_TOP"/} (run make analysis)"
 
+for in in "${inputs[@]}"; do
+	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+done
 runs=()
 while IFS= read -r -d '' r; do
 	d=$(dirname "$r")

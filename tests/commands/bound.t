@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# lab.sh bound on recorded runs with reference strings: every number in
+# the table is pagesim's at the run's own size or the run's own counter,
+# OPT is the lower bound, the miss-ratio curve is drawn, and runs
+# without refs.bin are refused.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/commands/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+lab=$top/lab.sh
+pagesim=$top/build/analysis/pagesim
+if [[ ! -x $pagesim ]] || ! command -v gnuplot >/dev/null; then
+	skip "bound" "pagesim or gnuplot missing (make analysis)"
+	exit 0
+fi
+cp -r "$top/tests/commands/fixtures/runs" "$tmp/runs"
+for d in "$tmp"/runs/*/; do xz -d "$d/refs.bin.xz"; done
+
+"$lab" bound --format csv --plot "$tmp/plots" "$tmp/runs" >"$tmp/table.csv" 2>"$tmp/err"
+check "csv: exits 0 with a row per run" test "$(tail -n +2 "$tmp/table.csv" | wc -l)" = 4
+header=$(head -n1 "$tmp/table.csv")
+col() { tr ',' '\n' <<<"$header" | grep -nx "$1" | cut -d: -f1; }
+bad=0
+while IFS=, read -r -a row; do
+	d=$tmp/runs/${row[2]}
+	size=$(jq -r .mem_available_pages "$d/result.json")
+	[[ ${row[3]} == "$size" ]] || { diag "${row[2]}: size ${row[3]} != $size"; bad=1; }
+	for m in opt lru2q clockpro; do
+		want=$("$pagesim" --sizes "$size" --policies "$m" --format csv "$d/refs.bin" | awk -F, 'NR == 2 {print $5}')
+		got=${row[$(($(col "$m") - 1))]}
+		[[ $got == "$want" ]] || { diag "${row[2]}: $m $got != pagesim $want"; bad=1; }
+	done
+	[[ ${row[$(($(col majflt) - 1))]} == "$(jq -r .majflt "$d/result.json")" ]] || { diag "${row[2]}: majflt"; bad=1; }
+	[[ ${row[$(($(col pswpin) - 1))]} == "$(jq -r .vmstat.pswpin "$d/result.json")" ]] || { diag "${row[2]}: pswpin"; bad=1; }
+done < <(tail -n +2 "$tmp/table.csv")
+check "every model count is pagesim's at mem_available_pages, kernel counts the run's" test "$bad" = 0
+check "OPT <= every model on every row" awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "opt") o = i; else if ($i == "majflt") m = i; next }
+	{ for (i = o + 1; i < m; i++) if ($o > $i) bad = 1 } END { exit bad }' "$tmp/table.csv"
+check "miss-ratio curve: PNG written" bash -c "file -b '$tmp/plots/mrc-cyclic-anon-112M.png' | grep -q '^PNG image'"
+check "miss-ratio curve: SVG written" grep -q '<svg' "$tmp/plots/mrc-cyclic-anon-112M.svg"
+check "miss-ratio curve: no temporary files left" test -z "$(find "$tmp/plots" -name '*.tmp')"
+
+"$lab" bound --format markdown "$tmp/runs" >"$tmp/md"
+check "markdown: a pipe table" grep -q '^| workload | policy | run_id |' "$tmp/md"
+"$lab" bound --models opt,lru "$tmp/runs" >"$tmp/text"
+check "--models: only those columns" grep -qE '^workload +policy +run_id +cache_pages +refs +distinct +opt +lru +majflt' "$tmp/text"
+
+mkdir -p "$tmp/norefs/x"
+cp "$tmp"/runs/*-vanilla-cyclic-anon-r1-*/result.json "$tmp/norefs/x/"
+rc=0
+"$lab" bound "$tmp/norefs" >/dev/null 2>"$tmp/err" || rc=$?
+check "no refs.bin: exit 2" test "$rc" = 2
+check "no refs.bin: the note says why" grep -q 'no refs.bin' "$tmp/err"
+usage_error "unknown model: exit 2, one line" "$lab" bound --models opt,nope "$tmp/runs"
+usage_error "no RUN: exit 2, one line" "$lab" bound
+usage_error "missing path: exit 2, one line" "$lab" bound "$tmp/nope"
+echo "1..$tap_n"

@@ -27,7 +27,7 @@ source "$(dirname "$0")/common.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab.sh bound [--format text|markdown|csv] [--models LIST] [--plot DIR]
-                    RUN...
+                    [--summary] RUN...
 
 For each run recorded with --refs: OPT's misses and each model's misses
 (pagesim) at the run's size (mem_available_pages), next to the kernel's
@@ -40,6 +40,10 @@ exit is not ok, are left out with a note.
                  pagesim --list-policies)
   --plot DIR     also draw a miss-ratio curve per workload into DIR
                  (mrc-WORKLOAD[-SIZE].png and .svg)
+  --summary      only the second table (with --format csv, the default
+                 is the first table alone): per workload and policy, OPT, the
+                 policy's own model (lru2q for vanilla and lru; none for
+                 MGLRU) and the kernel's pswpin, refaults and majflt
 USAGE
 }
 
@@ -48,7 +52,7 @@ USAGE
 	exit 0
 }
 
-format=text models="" plot_dir=""
+format=text models="" plot_dir="" summary_only=0
 inputs=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -56,6 +60,7 @@ while [[ $# -gt 0 ]]; do
 	--format) need "$@"; format=$2; shift 2 ;;
 	--models) need "$@"; models=$2; shift 2 ;;
 	--plot) need "$@"; plot_dir=$2; shift 2 ;;
+	--summary) summary_only=1; shift ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh bound --help)" ;;
 	*) inputs+=("$1"); shift ;;
@@ -76,15 +81,15 @@ done
 for in in "${inputs[@]}"; do
 	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
 done
-runs=()
+runs=() notes=()
 while IFS= read -r -d '' r; do
 	d=$(dirname "$r")
 	if ! jq -e '.exit == "ok"' "$r" >/dev/null 2>&1; then
-		say "note: ${d#"$PWD"/}: exit is not ok, left out"
+		notes+=("${d#"$PWD"/}: exit is not ok, left out")
 	elif [[ ! -s $d/refs.bin ]]; then
-		say "note: ${d#"$PWD"/}: no refs.bin (run without --refs), left out"
+		notes+=("${d#"$PWD"/}: no refs.bin (run without --refs), left out")
 	elif ! jq -e '.mem_available_pages > 0' "$r" >/dev/null 2>&1; then
-		say "note: ${d#"$PWD"/}: no mem_available_pages in result.json, left out"
+		notes+=("${d#"$PWD"/}: no mem_available_pages in result.json, left out")
 	else
 		runs+=("$d")
 	fi
@@ -95,7 +100,8 @@ done < <(
 		find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
 	done | sort -zu
 )
-((${#runs[@]})) || die "$EX_USAGE" "no run recorded with --refs under ${inputs[*]}"
+((${#runs[@]})) || die "$EX_USAGE" "no run with a refs.bin (lab.sh run --refs) and exit ok under ${inputs[*]}"
+for n in "${notes[@]}"; do say "note: $n"; done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -127,21 +133,63 @@ trap 'rm -rf "$tmp"' EXIT
 	done
 } >"$tmp/table.csv"
 
-case $format in
-csv) cat "$tmp/table.csv" ;;
-text)
-	echo "Misses at the run's size (pages; models include the first touch of each page) and the kernel's counts"
-	column -t -s, "$tmp/table.csv"
-	;;
-markdown)
-	echo "**Misses at the run's size (pages; models include the first touch of each page) and the kernel's counts**"
+# Per workload and policy: OPT, the policy's own model (the kernel
+# policy's user-space counterpart; none for MGLRU) and the kernel, means
+# over the runs.
+awk -F, '
+	function model_of(p) {
+		if (p == "vanilla" || p == "lru") return "lru2q"
+		if (p == "clockpro" || p == "cart" || p == "cart-r" || p == "random") return p
+		return ""
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{
+		k = $1 SUBSEP $2
+		if (!(k in n)) order[++keys] = k
+		n[k]++; opt[k] += $col["opt"]
+		m = model_of($2); name[k] = m
+		if (m != "" && (m in col)) model[k] += $col[m]; else name[k] = ""
+		sw[k] += $col["pswpin"]; rf[k] += $col["refaults"]; mf[k] += $col["majflt"]
+	}
+	END {
+		print "workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt"
+		for (i = 1; i <= keys; i++) {
+			k = order[i]; split(k, a, SUBSEP)
+			printf "%s,%s,%d,%.0f,%s,%s,%.0f,%.0f,%.0f\n", a[1], a[2], n[k], opt[k] / n[k],
+				(name[k] == "" ? "none" : name[k]),
+				(name[k] == "" ? "NA" : sprintf("%.0f", model[k] / n[k])),
+				sw[k] / n[k], rf[k] / n[k], mf[k] / n[k]
+		}
+	}' "$tmp/table.csv" >"$tmp/summary.csv"
+
+# emit CAPTION CSV in the chosen format.
+emit() {
+	case $format in
+	csv) cat "$2" ;;
+	text)
+		echo "$1"
+		column -t -s, "$2"
+		;;
+	markdown)
+		echo "**$1**"
+		echo
+		awk -F, '
+			{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
+			NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 ? ":---|" : "---:|"); print line }
+		' "$2"
+		;;
+	esac
+}
+# CSV is one table: the runs, or with --summary the summary.
+if [[ $format == csv ]]; then
+	if ((summary_only)); then cat "$tmp/summary.csv"; else cat "$tmp/table.csv"; fi
+elif ((!summary_only)); then
+	emit "Misses at the run's size (pages; models include the first touch of each page) and the kernel's counts" "$tmp/table.csv"
 	echo
-	awk -F, '
-		{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
-		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 3 ? ":---|" : "---:|"); print line }
-	' "$tmp/table.csv"
-	;;
-esac
+	emit "OPT and the policy's model at the runs' size vs the kernel (means over runs; pages, majflt in faults)" "$tmp/summary.csv"
+else
+	emit "OPT and the policy's model at the runs' size vs the kernel (means over runs; pages, majflt in faults)" "$tmp/summary.csv"
+fi
 
 [[ -n $plot_dir ]] || exit 0
 mkdir -p "$plot_dir" || die "$EX_HARNESS" "cannot create $plot_dir"

@@ -7,8 +7,9 @@
 # RESULTS are run directories or any directories holding runs at any
 # depth (results/, a matrix directory). Runs are found by their
 # result.json; directories being written (.partial) are not runs. When
-# some runs recorded their reference string (--refs), the OPT and model
-# table of lab.sh bound follows the statistics.
+# some runs recorded their reference string (--refs), a second table
+# follows (lab.sh bound --summary): per workload and policy, OPT's misses
+# and the policy's own model's at the runs' size, next to the kernel's.
 set -euo pipefail
 lab_prog="lab compare"
 # shellcheck source=common.sh
@@ -94,6 +95,6 @@ if ((bound)); then
 	done
 	if ((${#with_refs[@]})); then
 		echo
-		"$LAB_TOP/lab/bound.sh" --format "$format" "${with_refs[@]}"
+		"$LAB_TOP/lab/bound.sh" --summary --format "$format" "${with_refs[@]}"
 	fi
 fi

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# lab.sh plot on the real trace of tests/analysis/fixtures (recorded in a
+# lab guest): a timeline per run, an overlay for two runs of one
+# workload, files whole, and bad arguments refused.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/commands/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+lab=$top/lab.sh
+afx=$top/tests/analysis/fixtures
+if [[ ! -x $top/build/analysis/trace-timeline ]] || ! command -v gnuplot >/dev/null; then
+	skip "plot" "trace-timeline or gnuplot missing (make analysis)"
+	exit 0
+fi
+is_png() { file -b "$1" | grep -q '^PNG image data'; }
+
+# Two runs of the same workload: the recorded one, and a copy labelled
+# with another policy (the overlay needs two).
+for p in vanilla vanilla-mglru; do
+	d=$tmp/runs/20261203T091524-$p-cyclic-anon-r1-90f8
+	mkdir -p "$d"
+	cp "$afx/trace.dat" "$d/trace.dat"
+	jq --arg p "$p" '.policy = $p' "$afx/trace.result.json" >"$d/result.json"
+done
+mkdir -p "$tmp/runs/untraced"
+cp "$top"/tests/commands/fixtures/runs/*-vanilla-cyclic-anon-r1-*/result.json "$tmp/runs/untraced/"
+
+rc=0
+"$lab" plot "$tmp/runs" >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "in place: exits 0" test "$rc" = 0
+d=$tmp/runs/20261203T091524-vanilla-cyclic-anon-r1-90f8
+check "in place: timeline PNG in the run directory" is_png "$d/timeline.png"
+check "in place: timeline SVG in the run directory" grep -q '<svg' "$d/timeline.svg"
+check "in place: the timeline CSV kept beside it" grep -q '^t_s,scanned_anon,' "$d/timeline.csv"
+check "in place: overlay beside the runs" is_png "$tmp/runs/overlay-cyclic-anon-112M.png"
+check "in place: every file printed on stdout exists" bash -c 'while read -r f; do [[ -s $f ]] || exit 1; done <"$1"' _ "$tmp/out"
+check "in place: the untraced run is named as skipped" grep -q 'untraced: no trace.dat' "$tmp/err"
+
+rc=0
+"$lab" plot --out "$tmp/plots" --interval 500 "$d" >"$tmp/out2" 2>&1 || rc=$?
+check "--out: exits 0" test "$rc" = 0
+check "--out: <run-id>-timeline.png there" is_png "$tmp/plots/$(basename "$d")-timeline.png"
+check "--interval 500: rows 0.5 s apart" awk -F, 'NR == 2 { a = $1 } NR == 3 { exit !($1 - a == 0.5) }' \
+	"$tmp/plots/$(basename "$d")-timeline.csv"
+check "--out: one run, no overlay" test -z "$(find "$tmp/plots" -name 'overlay-*')"
+check "no temporary files left" test -z "$(find "$tmp" -name '*.tmp')"
+
+usage_error "no run with a trace.dat: exit 2, one line" "$lab" plot "$tmp/runs/untraced"
+usage_error "bad --interval: exit 2, one line" "$lab" plot --interval 0 "$tmp/runs"
+usage_error "no RUN: exit 2, one line" "$lab" plot
+usage_error "missing path: exit 2, one line" "$lab" plot "$tmp/nope"
+echo "1..$tap_n"

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# lab.sh report on recorded runs (tests/commands/fixtures, and the real
+# trace of tests/analysis/fixtures): the page is written atomically, links
+# only images that exist, and headless Chromium loads it with every image
+# rendered.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+source "$top/tests/commands/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+lab=$top/lab.sh
+if [[ ! -x $top/build/analysis/labstat || ! -x $top/build/analysis/trace-timeline ]] ||
+	! command -v gnuplot >/dev/null; then
+	skip "report" "analysis tools or gnuplot missing (make analysis)"
+	exit 0
+fi
+
+res=$tmp/results
+mkdir -p "$res"
+cp -r "$top"/tests/commands/fixtures/runs/. "$res/"
+for d in "$res"/*/; do xz -d "$d/refs.bin.xz"; done
+for p in vanilla vanilla-mglru; do
+	d=$res/traced/20261203T091524-$p-cyclic-anon-r1-90f8
+	mkdir -p "$d"
+	cp "$top/tests/analysis/fixtures/trace.dat" "$d/"
+	jq --arg p "$p" '.policy = $p' "$top/tests/analysis/fixtures/trace.result.json" >"$d/result.json"
+done
+
+rc=0
+"$lab" report "$res" >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "exits 0" test "$rc" = 0
+[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/err")"
+html=$res/report.html
+check "prints the page's path" test "$(tail -n1 "$tmp/out")" = "$html"
+check "report.html written" test -s "$html"
+check "no temporary files or directories left" test -z "$(find "$res" -maxdepth 1 -name '.report*')"
+check "comparison tables as HTML tables" test "$(grep -c '<table>' "$html")" -ge 5
+check "the OPT/model section is there (runs have refs.bin)" grep -q "Belady's OPT" "$html"
+mapfile -t imgs < <(grep -o '<img src="[^"]*"' "$html" | sed 's/<img src="//; s/"$//')
+diag "${#imgs[@]} images"
+check "comparison charts, miss-ratio curve, overlay and timelines linked" \
+	bash -c 'grep -q compare- <<<"$1" && grep -q mrc- <<<"$1" && grep -q overlay- <<<"$1" && grep -q -- -timeline <<<"$1"' _ "${imgs[*]}"
+missing=0
+for i in "${imgs[@]}"; do
+	[[ $i != /* && $i != *://* ]] || missing=1
+	[[ -s $res/$i ]] || missing=1
+done
+check "every image is a relative link to an existing file" test "$missing" = 0
+
+# Rebuilding replaces the page and its plots.
+before=$(stat -c %Y "$html")
+sleep 1
+"$lab" report "$res" >/dev/null 2>&1
+check "a second report replaces the first" test "$(stat -c %Y "$html")" -gt "$before"
+
+# Headless Chromium: load a copy of the page with a check appended that
+# lists every image and whether it decoded (naturalWidth > 0).
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $browser ]]; then
+	skip "the page loads in headless Chromium" "chromium is not installed"
+else
+	cp "$html" "$res/report-check.html"
+	cat >>"$res/report-check.html" <<'JS'
+<script>
+window.addEventListener("load", function () {
+	var imgs = Array.from(document.images), bad = imgs.filter(function (i) {
+		return !i.complete || i.naturalWidth === 0;
+	});
+	var p = document.createElement("pre");
+	p.id = "imgcheck";
+	p.textContent = "IMAGES " + imgs.length + " BROKEN " + bad.length + " TABLES " +
+		document.getElementsByTagName("table").length +
+		bad.map(function (i) { return " " + i.getAttribute("src"); }).join("");
+	document.body.appendChild(p);
+});
+</script>
+JS
+	profile=$(mktemp -d)
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+		--virtual-time-budget=10000 --dump-dom "file://$res/report-check.html" \
+		>"$tmp/dom" 2>"$tmp/chromium.err" || true
+	rm -rf "$profile"
+	line=$(grep -o 'IMAGES [0-9]* BROKEN [0-9]* TABLES [0-9]*[^<]*' "$tmp/dom" || true)
+	diag "chromium: ${line:-no result; $(tail -n 2 "$tmp/chromium.err" | tr '\n' ' ')}"
+	check "Chromium loads the page and runs it" test -n "$line"
+	read -r _ n _ broken _ tables _ <<<"${line:-IMAGES 0 BROKEN 1 TABLES 0}"
+	check "Chromium: every image renders ($n of $n)" test "$n" = "${#imgs[@]}" -a "$broken" = 0
+	check "Chromium: the tables are in the DOM" test "$tables" -ge 5
+fi
+
+usage_error "not a directory: exit 2, one line" "$lab" report "$tmp/nope"
+mkdir -p "$tmp/empty"
+usage_error "no runs: exit 2, one line" "$lab" report "$tmp/empty"
+usage_error "two directories: exit 2, one line" "$lab" report "$res" "$tmp/empty"
+echo "1..$tap_n"

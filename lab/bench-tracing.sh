@@ -8,7 +8,7 @@
 #                    [-- WORKLOAD-OPTIONS]
 #
 # The runs go through lab/matrix.sh, one matrix per trace mode, so an
-# interrupted benchmark resumes. labstat groups runs by policy, so the
+# interrupted benchmark resumes; reps alternate between the two modes. labstat groups runs by policy, so the
 # table is computed on copies of the result.json files whose policy is
 # relabelled "P/trace=none" and "P/trace=MODE"; nothing else is changed.
 set -euo pipefail
@@ -55,11 +55,18 @@ in_list "$mode" events bpftrace all || die "$EX_USAGE" "bad --mode '$mode' (even
 labstat=$LAB_BUILD/analysis/labstat
 [[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
 
+# One matrix per mode and set of options, so other options start afresh.
+tag=$policy-$workload-$size
+((${#wl_opts[@]} == 0)) || tag=$tag-$(printf '%s\n' "${wl_opts[@]}" | sha_stdin | cut -c1-8)
+# Reps alternate between the modes (matrix resumes, so --reps i runs rep
+# i only): a drift in the host's load hits both sides alike.
 status=0
-for m in none "$mode"; do
-	"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$reps" \
-		--results "$top" --name "trace-$m-$policy-$workload-$size" --size "$size" --trace "$m" \
-		-- "${wl_opts[@]}" >/dev/null || status=$?
+for ((i = 1; i <= reps; i++)); do
+	for m in none "$mode"; do
+		"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$i" \
+			--results "$top" --name "trace-$m-$tag" --size "$size" --trace "$m" \
+			-- "${wl_opts[@]}" >/dev/null || status=$?
+	done
 done
 ((status == 0)) || say "some runs failed (exit $status); the table uses the ones that passed"
 
@@ -70,8 +77,8 @@ for m in none "$mode"; do
 		d=$tmp/$m-$(basename "$(dirname "$r")")
 		mkdir -p "$d"
 		jq --arg p "$policy/trace=$m" '.policy = $p' "$r" >"$d/result.json"
-	done < <(find "$top/trace-$m-$policy-$workload-$size" -name result.json -not -path '*/.*' -print0)
+	done < <(find "$top/trace-$m-$tag" -name result.json -not -path '*/.*' -print0)
 done
-echo "**Tracing cost: $policy, $workload --size $size, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
+echo "**Tracing cost: $policy, $workload --size $size ${wl_opts[*]}, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
 echo
 "$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt "$tmp"

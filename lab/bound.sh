@@ -78,8 +78,9 @@ for m in "${model_list[@]}"; do
 	in_list "$m" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
 done
 
-for in in "${inputs[@]}"; do
-	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+for arg in "${inputs[@]}"; do
+	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
+	[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
 done
 runs=() notes=()
 while IFS= read -r -d '' r; do
@@ -94,10 +95,10 @@ while IFS= read -r -d '' r; do
 		runs+=("$d")
 	fi
 done < <(
-	for in in "${inputs[@]}"; do
-		[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
-		[[ -d $in ]] || die "$EX_USAGE" "$in: not a directory"
-		find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
+	for arg in "${inputs[@]}"; do
+		[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
+		[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory"
+		find "$(cd "$arg" && pwd)" -name result.json -type f -not -path '*/.*' -print0
 	done | sort -zu
 )
 ((${#runs[@]})) || die "$EX_USAGE" "no run with a refs.bin (lab.sh run --refs) and exit ok under ${inputs[*]}"

@@ -61,20 +61,19 @@ labstat=$LAB_BUILD/analysis/labstat
 [[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
 
 # Every run directory under the inputs, sorted, none twice.
-for in in "${inputs[@]}"; do
-	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+for arg in "${inputs[@]}"; do
+	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
+	[[ -d $arg || $(basename "$arg") == result.json ]] || die "$EX_USAGE" "$arg: not a result.json or a directory"
 done
 runs=()
 while IFS= read -r -d '' r; do
 	runs+=("$(dirname "$r")")
 done < <(
-	for in in "${inputs[@]}"; do
-		[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
-		if [[ -f $in ]]; then
-			[[ $(basename "$in") == result.json ]] || die "$EX_USAGE" "$in: not a result.json or a directory"
-			printf '%s\0' "$(cd "$(dirname "$in")" && pwd)/result.json"
+	for arg in "${inputs[@]}"; do
+		if [[ -f $arg ]]; then
+			printf '%s\0' "$(cd "$(dirname "$arg")" && pwd)/result.json"
 		else
-			find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
+			find "$(cd "$arg" && pwd)" -name result.json -type f -not -path '*/.*' -print0
 		fi
 	done | sort -zu
 )

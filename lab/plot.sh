@@ -52,24 +52,24 @@ timeline=$LAB_BUILD/analysis/trace-timeline
 plot=$LAB_TOP/analysis/plot/plot.sh
 [[ -x $timeline ]] || die "$EX_MISSING" "no ${timeline#"$LAB_TOP"/} (run make analysis)"
 
-for in in "${inputs[@]}"; do
-	[[ -e $in ]] || die "$EX_USAGE" "$in: no such file or directory"
+for arg in "${inputs[@]}"; do
+	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
+	[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
 done
-runs=()
+runs=() untraced=()
 while IFS= read -r -d '' r; do
 	d=$(dirname "$r")
-	if [[ -s $d/trace.dat ]]; then
-		runs+=("$d")
-	else
-		say "note: ${d#"$PWD"/}: no trace.dat (run without --trace events), skipped"
-	fi
+	if [[ -s $d/trace.dat ]]; then runs+=("$d"); else untraced+=("$d"); fi
 done < <(
-	for in in "${inputs[@]}"; do
-		[[ -d $in ]] || die "$EX_USAGE" "$in: not a directory"
-		find "$(cd "$in" && pwd)" -name result.json -type f -not -path '*/.*' -print0
+	for arg in "${inputs[@]}"; do
+		[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory"
+		find "$(cd "$arg" && pwd)" -name result.json -type f -not -path '*/.*' -print0
 	done | sort -zu
 )
-((${#runs[@]})) || die "$EX_USAGE" "no run with a trace.dat under ${inputs[*]}"
+((${#runs[@]})) || die "$EX_USAGE" "no run with a trace.dat under ${inputs[*]} (record with lab.sh run --trace events)"
+for d in "${untraced[@]}"; do
+	say "note: ${d#"$PWD"/}: no trace.dat (run without --trace events), skipped"
+done
 if [[ -n $out_dir ]]; then
 	mkdir -p "$out_dir" || die "$EX_HARNESS" "cannot create $out_dir"
 	out_dir=$(cd "$out_dir" && pwd)

@@ -108,11 +108,16 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	  "",
 	  "| policy | kernel | verdict | wall | tests passed | console | command |",
 	  "|---|---|---|---|---|---|---|",
-	  ($runs[] | "| \(.policy) | \(.kernel_flavour) \(.kernel.release // "") | **\(.verdict)**\(if .verdict != "pass" then " (" + .exit + ")" else "" end) | \(.wall_s) s | \([.tests[] | select(.result == "pass")] | length)/\(.tests | length)\([.tests[] | select(.result == "skip")] | if length > 0 then ", \(length) skipped" else "" end) | \(if (.console_findings | length) == 0 then "clean" else (.console_findings | map(.kind) | unique | join(", ")) end) | `\(.command)` |"),
+	  ($runs[] | "| \(.policy) | \(.kernel_flavour)\(if .kernel.image then " (LAB_KERNEL=" + (.kernel.image | split("/") | .[-2:] | join("/")) + ")" else "" end) \(.kernel.release // "") | **\(.verdict)**\(if .verdict != "pass" then " (" + .exit + ")" else "" end) | \(.wall_s) s | \([.tests[] | select(.result == "pass")] | length)/\(.tests | length)\([.tests[] | select(.result == "skip")] | if length > 0 then ", \(length) skipped" else "" end) | \(if (.console_findings | length) == 0 then "clean" else (.console_findings | map(.kind) | unique | join(", ")) end) | `\(.command)` |"),
 	  "",
 	  "| test | " + ($runs | map(.policy) | join(" | ")) + " |",
 	  "|---|" + ($runs | map("---|") | join("")),
-	  ($names[] as $n | "| \($n) | " + ($runs | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |")
+	  ($names[] as $n | "| \($n) | " + ($runs | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |"),
+	  "",
+	  "Details (skips, known failures, failures):",
+	  "",
+	  ($runs[] | .policy as $p | .tests[] | select(.detail != "") | "- \($p), \(.name): \(.result); \(.detail)"),
+	  ($runs[] | .policy as $p | .console_findings[] | "- \($p), console line \(.line): \(.kind): `\(.text)`")
 	' "${dirs[@]/%//stress.json}" >"$table"
 
 begin='<!-- stress-gate:begin (lab/stress-gate.sh rewrites this part) -->'

@@ -124,7 +124,7 @@ esac
 # push the guest well into swap (two workers of 3/4 of RAM each).
 if has_group stressng; then
 	share=$((duration / 6))
-	[ $share -ge 5 ] || share=5
+	[ $share -ge 2 ] || share=2
 	limit=$((share * 3 + 60))
 	big=$((mem_total_mb * 3 / 4))M
 	common="--timeout ${share}s --page-in --verify --temp-path /data --metrics-brief"
@@ -214,10 +214,12 @@ fi
 # makes, which a hog outside them would disturb).
 if has_group memcontrol; then
 	if [ -x /lab/selftests/cgroup/test_memcontrol ]; then
-		# test_memcg_high_sync fails on the unpatched 6.1 kernel here too:
-		# it needs memory.high throttling to keep a 200 MiB mlock below
-		# memory.max for 10 s of poll(), a race the slow TCG guest loses.
-		xfail=test_memcg_high_sync
+		# Known failures of 6.1's test on the unpatched kernel in this guest
+		# (RELIABILITY.md): test_memcg_high_sync needs memory.high throttling
+		# to hold a 200 MiB mlock below memory.max for 10 s of poll(), a race
+		# the slow TCG guest loses; test_memcg_min and _low expect exact
+		# protection numbers, relaxed upstream after 6.1, and fail now and then.
+		xfail="test_memcg_high_sync test_memcg_min test_memcg_low"
 		run_test selftest-cgroup-test_memcontrol ksft 900 /lab/selftests/cgroup/test_memcontrol
 		xfail=
 	else

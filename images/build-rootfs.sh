@@ -48,6 +48,12 @@ for d in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cm
 	fi
 done
 
+# bpftrace compiles its programs with clang, which needs the kernel's UAPI
+# headers (the guest kernel has no BTF): linux-libc-dev's, about 7 MB.
+mkdir -p "$stage/usr/include"
+cp -r /usr/include/linux /usr/include/asm-generic "$stage/usr/include/"
+cp -r /usr/include/x86_64-linux-gnu/asm "$stage/usr/include/asm"
+
 gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
 	-o "$stage/lab/bin/lab-exec" "$LAB_TOP/images/guest/lab-exec.c"
 install -m 0755 "$LAB_TOP/images/guest/lab-crash" "$stage/lab/bin/lab-crash"

@@ -13,6 +13,7 @@ packages=(
 	xz-utils git file
 	# guest and QEMU
 	qemu-system-x86 busybox-static e2fsprogs util-linux trace-cmd bpftrace
+	linux-libc-dev
 	stress-ng
 	# host tools: results, analysis, plots, report checks
 	jq libtracecmd-dev libtracefs-dev libtraceevent-dev libgsl-dev

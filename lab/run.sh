@@ -163,6 +163,7 @@ run_one() {
 		printf 'LAB_MODE=run\n'
 		printf 'LAB_MGLRU=%s\n' "$mglru"
 		printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
+		printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
 	} >"$job/job.env"
 
 	local kernel_json

@@ -6,6 +6,10 @@
 #
 #   stress-gate.sh [--kernel debug|lab] [--duration S] [--policies "P ..."]
 #                  [--results DIR] [--doc FILE]
+#   stress-gate.sh --table-only [--doc FILE] RUN_DIR...
+#
+# --table-only boots nothing: it rewrites the table from runs already made
+# (e.g. several lab.sh stress runs, or a LAB_KERNEL build).
 #
 # vanilla runs on the vanilla kernel; the lab policies on the chosen
 # flavour, each only when that kernel's config has CONFIG_PAGE_REPLACE_<P>.
@@ -25,22 +29,34 @@ usage: lab/stress-gate.sh [options]
   --policies "P ..." only these policies (default: every one built)
   --results DIR      where result directories go (default results/)
   --doc FILE         the table to rewrite (default RELIABILITY.md)
+  --table-only RUN_DIR...
+                     boot nothing; rewrite the table from these runs
 USAGE
 }
 
 flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md
+table_only=0 dirs=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
+	--table-only) table_only=1; shift ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--duration) need "$@"; duration=$2; shift 2 ;;
 	--policies) need "$@"; policies=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
 	--doc) need "$@"; doc=$2; shift 2 ;;
-	*) die "$EX_USAGE" "unknown option '$1' (see lab/stress-gate.sh --help)" ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (see lab/stress-gate.sh --help)" ;;
+	*)
+		((table_only)) || die "$EX_USAGE" "unexpected argument '$1' (run dirs need --table-only)"
+		[[ -f $1/stress.json ]] || die "$EX_USAGE" "no stress.json in '$1'"
+		jq -e '.tests and .policy' "$1/stress.json" >/dev/null 2>&1 || die "$EX_USAGE" "'$1/stress.json' is not a gate result"
+		dirs+=("$(cd "$1" && pwd)")
+		shift
+		;;
 	esac
 done
+((table_only == 0 || ${#dirs[@]} > 0)) || die "$EX_USAGE" "--table-only needs at least one run directory"
 in_list "$flavour" debug lab || die "$EX_USAGE" "bad --kernel '$flavour' (debug|lab)"
 if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
 	die "$EX_USAGE" "bad --duration '$duration' (seconds, 1 to 86400)"
@@ -62,7 +78,9 @@ policy_built() {
 	grep -q "^$sym" "$config"
 }
 
-if [[ -n $policies ]]; then
+if ((table_only)); then
+	:
+elif [[ -n $policies ]]; then
 	read -r -a todo <<<"$policies"
 	for p in "${todo[@]}"; do
 		in_list "$p" "${LAB_POLICIES[@]}" vanilla-mglru || die "$EX_USAGE" "unknown policy '$p'"
@@ -78,9 +96,10 @@ else
 	((${#todo[@]})) || die "$EX_MISSING" "no kernel built (make kernels kernel-debug)"
 fi
 
-mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
-say "gate: ${todo[*]} (lab policies on the $flavour kernel, ${duration}s of stress-ng each)"
-dirs=() status=0
+status=0
+((table_only)) && todo=()
+((table_only)) || mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
+((table_only)) || say "gate: ${todo[*]} (lab policies on the $flavour kernel, ${duration}s of stress-ng each)"
 for p in "${todo[@]}"; do
 	kopt=(--kernel "$flavour")
 	[[ $p == vanilla* ]] && kopt=()
@@ -110,7 +129,7 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	  "|---|---|---|---|---|---|---|",
 	  ($runs[] | "| \(.policy) | \(.kernel_flavour)\(if .kernel.image then " (LAB_KERNEL=" + (.kernel.image | split("/") | .[-2:] | join("/")) + ")" else "" end) \(.kernel.release // "") | **\(.verdict)**\(if .verdict != "pass" then " (" + .exit + ")" else "" end) | \(.wall_s) s | \([.tests[] | select(.result == "pass")] | length)/\(.tests | length)\([.tests[] | select(.result == "skip")] | if length > 0 then ", \(length) skipped" else "" end) | \(if (.console_findings | length) == 0 then "clean" else (.console_findings | map(.kind) | unique | join(", ")) end) | `\(.command)` |"),
 	  "",
-	  "| test | " + ($runs | map(.policy) | join(" | ")) + " |",
+	  "| test | " + ($runs | map("\(.policy) (\(.kernel_flavour)\(if .kernel.image then ", LAB_KERNEL" else "" end))") | join(" | ")) + " |",
 	  "|---|" + ($runs | map("---|") | join("")),
 	  ($names[] as $n | "| \($n) | " + ($runs | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |"),
 	  "",

@@ -159,6 +159,8 @@ case $policy in
 vanilla | vanilla-mglru) ;;
 *) cmdline="$cmdline page_replace=$policy" ;;
 esac
+# A TCG guest's clock, from the host's TSC rate (lab/accel.sh).
+cmdline="$cmdline $(guest_clock_params "$accel")"
 mglru=n
 [[ $policy == vanilla-mglru ]] && mglru=y
 

@@ -215,15 +215,16 @@ static void resolve_reclaim(struct event_sources *s, struct tep_handle *tep, boo
 
 static void resolve_nonresident(struct event_sources *s, struct tep_handle *tep, bool notes)
 {
+	/* An evicted page's identity says swap=1 for anon, 0 for a file. */
 	if (add_source(s, tep, notes, SRC_REMEMBER, LAB_SYSTEM, "page_replace_remember",
-		       (const char *const[]){ "file", NULL }))
+		       (const char *const[]){ "swap", NULL }))
 		set_available(s, COL_REMEMBERED_ANON, COL_REMEMBERED_FILE);
 	else
 		note(notes, "no %s in trace: %s are NA", LAB_SYSTEM ":page_replace_remember",
 		     "remembered_*");
 
 	struct event_source *forget = add_source(s, tep, notes, SRC_FORGET, LAB_SYSTEM,
-		"page_replace_forget", (const char *const[]){ "file", "reason", NULL });
+		"page_replace_forget", (const char *const[]){ "swap", "reason", NULL });
 	if (forget == NULL) {
 		note(notes, "no %s in trace: %s are NA", LAB_SYSTEM ":page_replace_forget",
 		     "refaulted_*");

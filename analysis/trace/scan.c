@@ -122,12 +122,12 @@ static void account(struct scan_state *st, const struct event_source *src,
 	case SRC_ACTIVATE:
 		row[read_field(f[0], rec) ? COL_ACTIVATED_FILE : COL_ACTIVATED_ANON] += 1.0;
 		break;
-	case SRC_REMEMBER:
-		row[read_field(f[0], rec) ? COL_REMEMBERED_FILE : COL_REMEMBERED_ANON] += 1.0;
+	case SRC_REMEMBER:	/* field 0 is swap: 1 for anon, 0 for file */
+		row[read_field(f[0], rec) ? COL_REMEMBERED_ANON : COL_REMEMBERED_FILE] += 1.0;
 		break;
 	case SRC_FORGET:
 		if (read_field(f[1], rec) == src->refault_reason)
-			row[read_field(f[0], rec) ? COL_REFAULTED_FILE : COL_REFAULTED_ANON] += 1.0;
+			row[read_field(f[0], rec) ? COL_REFAULTED_ANON : COL_REFAULTED_FILE] += 1.0;
 		break;
 	case SRC_WRITE_FOLIO: {
 		unsigned long long flags = read_field(f[0], rec);

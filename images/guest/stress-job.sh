@@ -126,6 +126,8 @@ if has_group stressng; then
 	share=$((duration / 6))
 	[ $share -ge 2 ] || share=2
 	limit=$((share * 3 + 60))
+	# KASAN and lockdep make everything several times slower.
+	kernel_has CONFIG_KASAN && limit=$((limit * 4))
 	big=$((mem_total_mb * 3 / 4))M
 	common="--timeout ${share}s --page-in --verify --temp-path /data --metrics-brief"
 	# shellcheck disable=SC2086

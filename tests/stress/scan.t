@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The gate's console scanner (lab.sh stress --scan) on console texts: each
 # kind of kernel report is found and named, with its line; a clean console
-# (a real one from a vanilla stress run, and harness lines that quote
-# report words) passes.
+# (real ones from stress runs on the vanilla kernel and on a KASAN +
+# lockdep debug build with OOM kills, and harness lines that quote report
+# words) passes.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
@@ -37,7 +38,7 @@ expect panic panic
 check "a finding carries its line number and text" \
 	grep -qP '^kasan\t2\t.*BUG: KASAN: use-after-free' "$tmp/kasan"
 
-for clean in clean-vanilla-stress clean-with-lab-lines; do
+for clean in clean-vanilla-stress clean-debug-stress clean-with-lab-lines; do
 	rc=0
 	"$top/lab/stress.sh" --scan "$fx/$clean.log" >"$tmp/out" 2>&1 || rc=$?
 	check "$clean: exit 0" test "$rc" = 0

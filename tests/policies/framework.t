@@ -31,14 +31,16 @@ for policy in $policies; do
 		not_ok "$policy: trace.dat recorded"
 		continue
 	fi
-	trace-cmd report -i "$dir/trace.dat" 2>/dev/null |
-		grep -a 'page_replace_' >"$tmp/$policy.events" || true
+	trace-cmd report -i "$dir/trace.dat" >"$tmp/$policy.report" 2>"$tmp/$policy.report.err" || true
+	grep -a 'page_replace_' "$tmp/$policy.report" >"$tmp/$policy.events" || true
+	[[ -s $tmp/$policy.events ]] || diag "trace-cmd report: $(head -c 300 "$tmp/$policy.report.err")" \
+		"trace.dat: $(stat -c %s "$dir/trace.dat") bytes; trace-cmd.log: $(tail -c 300 "$dir/trace-cmd.log")"
 	for ev in candidates activate remember forget; do
 		n=$(grep -ac "page_replace_$ev:" "$tmp/$policy.events" || true)
 		check "$policy: page_replace_$ev fired ($n events)" test "$n" -gt 0
 	done
 	# nr_taken <= nr_to_scan and nr_taken <= nr_scanned in every batch.
-	bad=$(grep -a 'page_replace_candidates:' "$tmp/$policy.events" | awk '
+	bad=$( (grep -a 'page_replace_candidates:' "$tmp/$policy.events" || true) | awk '
 		{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
 		!("nr_taken" in v) { print "no nr_taken field"; exit }
 		v["nr_taken"] + 0 > v["nr_to_scan"] + 0 || v["nr_taken"] + 0 > v["nr_scanned"] + 0 { n++ }
@@ -48,7 +50,7 @@ for policy in $policies; do
 	check "$policy: candidates events carry policy=$policy" \
 		grep -aq "policy=$policy" "$tmp/$policy.events"
 	# Refault distances are never negative.
-	neg=$(grep -a 'page_replace_forget:' "$tmp/$policy.events" |
-		grep -aoE 'distance=-?[0-9]+' | awk -F= '$2 < 0 {n++} END {print n + 0}')
+	neg=$( (grep -a 'page_replace_forget:' "$tmp/$policy.events" || true) |
+		(grep -aoE 'distance=-?[0-9]+' || true) | awk -F= '$2 < 0 {n++} END {print n + 0}')
 	check "$policy: refault distances are >= 0" test "$neg" = 0
 done

@@ -19,7 +19,7 @@ packages=(
 	jq libtracecmd-dev libtracefs-dev libtraceevent-dev libgsl-dev
 	libjansson-dev pkg-config gnuplot-nox chromium
 	# tests and the patch checks
-	shellcheck perl
+	shellcheck perl python3-ply python3-git
 )
 
 missing=()

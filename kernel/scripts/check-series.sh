@@ -25,7 +25,8 @@ mapfile -t series < <(grep -v -e '^#' -e '^$' "$patches/series")
 
 bad=0
 for p in "${series[@]}"; do
-	out=$(perl "$src/scripts/checkpatch.pl" --strict --no-summary --terse \
+	# Debian's python3 first: checkpatch's spdxcheck needs its python3-ply.
+	out=$(PATH=/usr/bin:$PATH perl "$src/scripts/checkpatch.pl" --strict --no-summary --terse \
 		--root="$src" "$patches/$p" 2>&1) || true
 	if [[ -n $out ]]; then
 		say "checkpatch: $p"

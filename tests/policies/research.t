@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The research policies (clockpro, cart, cart-r) in the guest: each boots
+# and reports itself, runs a small swap-heavy cyclic-anon and a small
+# cyclic-file with verified data, stores its own statistics, and fires its
+# own trace event once per reclaim batch with values that hang together.
+# The trace is read back with trace-cmd report, not the lab's own code.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lab/tap.sh
+source "$top/tests/lab/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LAB_RESULTS=$tmp/res
+
+policies=${LAB_TEST_POLICIES:-clockpro cart cart-r}
+
+# field=value pairs of an event line into awk's v[]; prints the lines
+# (of the events file on stdin) that break the policy's invariants.
+broken_events() {
+	awk -v ev="$1" -v rule="$2" '
+		index($0, ev ":") == 0 { next }
+		{
+			delete v
+			for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2] + 0
+			ok = 1
+			if (rule == "clockpro")
+				ok = v["cold_target"] > 0 && v["nr_nonresident"] >= 0 &&
+				     v["cold_hand"] >= 0 && v["hot_hand"] >= 0 && v["test_hand"] >= 0
+			else if (rule == "cart")
+				ok = v["p"] >= 0 && v["p"] <= v["t1"] + v["t2"] && v["q"] >= 0 &&
+				     v["b1"] >= 0 && v["b2"] >= 0
+			else if (rule == "cart_r")
+				ok = v["r"] >= 0 && (v["cyclic"] == 0 || v["cyclic"] == 1)
+			if (!ok) { n++; if (n == 1) first = $0 }
+		}
+		END { if (n) print n " bad, first: " first }'
+}
+
+for policy in $policies; do
+	ev=page_replace_${policy//-/_}
+	stat_prefix=${policy//-/_}_
+	[[ $policy == cart-r ]] && stat_prefix=cart_r_
+
+	rc=0
+	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --trace events --timeout 400 \
+		-- --passes 2 >"$tmp/$policy.out" 2>"$tmp/$policy.err" || rc=$?
+	dir=$(last_line "$tmp/$policy.out")
+	res=$dir/result.json
+	check "$policy: cyclic-anon exits 0" test "$rc" = 0
+	[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/$policy.err")"
+	check "$policy: guest reports policy_active $policy" \
+		test "$(jq -r .policy_active "$res" 2>/dev/null)" = "$policy"
+	check "$policy: cyclic-anon data verified" test "$(jq -r .verified "$res" 2>/dev/null)" = true
+	check "$policy: cyclic-anon swapped (pswpin > 0)" jq -e '.vmstat.pswpin > 0' "$res"
+	# shellcheck disable=SC2016 # $p is jq's variable
+	check "$policy: its own statistics are stored (${stat_prefix}*)" \
+		jq -e --arg p "$stat_prefix" '.policy_stats | keys | any(startswith($p))' "$res"
+	check "$policy: no WARNING or BUG on the console" \
+		bash -c "! grep -aE 'WARNING:|BUG:|Oops' '$dir/console.log'"
+
+	trace-cmd report -i "$dir/trace.dat" >"$tmp/$policy.report" 2>/dev/null || true
+	grep -a 'page_replace_' "$tmp/$policy.report" >"$tmp/$policy.events" || true
+	n=$(grep -ac "$ev:" "$tmp/$policy.events" || true)
+	# batches that took candidates (an empty one returns before the hook)
+	batches=$( (grep -a 'page_replace_candidates:' "$tmp/$policy.events" || true) |
+		grep -vc 'nr_taken=0 ' || true)
+	check "$policy: $ev fired ($n events, $batches candidate batches)" test "$n" -gt 0
+	check "$policy: ... at least once per reclaim batch" test "$n" -ge "$batches"
+	bad=$(broken_events "$ev" "${policy//-/_}" <"$tmp/$policy.events")
+	check "$policy: every $ev event is consistent${bad:+ ($bad)}" test -z "$bad"
+	if [[ $policy == cart-r ]]; then
+		n=$(grep -ac 'page_replace_cart:' "$tmp/$policy.events" || true)
+		check "cart-r: page_replace_cart fired too ($n events)" test "$n" -gt 0
+	fi
+
+	rc=0
+	"$top/lab.sh" run "$policy" cyclic-file --size 280M --timeout 400 \
+		-- --passes 2 >"$tmp/$policy.f.out" 2>"$tmp/$policy.f.err" || rc=$?
+	res=$(last_line "$tmp/$policy.f.out")/result.json
+	check "$policy: cyclic-file exits 0" test "$rc" = 0
+	[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/$policy.f.err")"
+	check "$policy: cyclic-file data verified" test "$(jq -r .verified "$res" 2>/dev/null)" = true
+	check "$policy: cyclic-file refaulted (workingset_refault_file > 0)" \
+		jq -e '.vmstat.workingset_refault_file > 0' "$res"
+done
+echo "1..$tap_n"

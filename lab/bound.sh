@@ -43,7 +43,10 @@ exit is not ok, are left out with a note.
   --summary      only the second table (with --format csv, the default
                  is the first table alone): per workload and policy, OPT, the
                  policy's own model (lru2q for vanilla and lru; none for
-                 MGLRU) and the kernel's pswpin, refaults and majflt
+                 MGLRU) and the kernel's pswpin, refaults and majflt;
+                 opt_refaults and model_refaults are the misses beyond
+                 the first touch of each page, comparable with pswpin
+                 and refaults
 USAGE
 }
 
@@ -151,15 +154,19 @@ awk -F, '
 		m = model_of($2); name[k] = m
 		if (m != "" && (m in col)) model[k] += $col[m]; else name[k] = ""
 		sw[k] += $col["pswpin"]; rf[k] += $col["refaults"]; mf[k] += $col["majflt"]
+		ds[k] += $col["distinct"]
 	}
+	# *_refaults: misses beyond the first touch of each page, the part
+	# the kernel counts as swap-ins or refaults.
 	END {
-		print "workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt"
+		print "workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt,opt_refaults,model_refaults"
 		for (i = 1; i <= keys; i++) {
 			k = order[i]; split(k, a, SUBSEP)
-			printf "%s,%s,%d,%.0f,%s,%s,%.0f,%.0f,%.0f\n", a[1], a[2], n[k], opt[k] / n[k],
+			printf "%s,%s,%d,%.0f,%s,%s,%.0f,%.0f,%.0f,%.0f,%s\n", a[1], a[2], n[k], opt[k] / n[k],
 				(name[k] == "" ? "none" : name[k]),
 				(name[k] == "" ? "NA" : sprintf("%.0f", model[k] / n[k])),
-				sw[k] / n[k], rf[k] / n[k], mf[k] / n[k]
+				sw[k] / n[k], rf[k] / n[k], mf[k] / n[k], (opt[k] - ds[k]) / n[k],
+				(name[k] == "" ? "NA" : sprintf("%.0f", (model[k] - ds[k]) / n[k]))
 		}
 	}' "$tmp/table.csv" >"$tmp/summary.csv"
 

@@ -52,7 +52,7 @@ check "markdown: --baseline is used" grep -q 'ratio to vanilla-mglru' "$tmp/md"
 # the policy's own model (lru2q for vanilla, none for MGLRU).
 "$lab" compare --format csv "$tmp/runs" >"$tmp/withrefs" 2>"$tmp/err"
 check "refs: the OPT/model table is there" \
-	grep -q '^workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt$' "$tmp/withrefs"
+	grep -q '^workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt,opt_refaults,model_refaults$' "$tmp/withrefs"
 sed -n '/^workload,policy,runs,opt/,$p' "$tmp/withrefs" >"$tmp/bound.csv"
 check "refs: one row per policy" test "$(tail -n +2 "$tmp/bound.csv" | wc -l)" = 2
 check "refs: vanilla's model is lru2q" grep -q '^cyclic-anon size=112M,vanilla,2,[0-9]*,lru2q,[0-9]*,' "$tmp/bound.csv"
@@ -64,6 +64,9 @@ check "refs: kernel_pswpin is the runs' mean ($want, rounded: $got)" \
 
 # shellcheck disable=SC2016 # awk program
 check "refs: OPT <= the model where there is one" awk -F, 'NR > 1 && $6 != "NA" && $4 > $6 { bad = 1 } END { exit bad }' "$tmp/bound.csv"
+# shellcheck disable=SC2016 # awk program
+check "refs: beyond the first touch, OPT and the model lose the same distinct pages" \
+	awk -F, 'NR > 1 && ($4 - $10 != $6 - $11 || $10 < 0) && $6 != "NA" { bad = 1 } END { exit bad }' "$tmp/bound.csv"
 "$lab" compare --no-bound "$tmp/runs" >"$tmp/nobound"
 check "--no-bound leaves the table out" bash -c "! grep -q 'model_misses' '$tmp/nobound'"
 

@@ -31,6 +31,8 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
   --size SIZE       workload size (bytes with K/M/G, or N% of MemTotal)
   --trace MODE      none|events|bpftrace|all (default none)
   --refs            record the page reference string (refs.bin)
+  --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
+                    the workload's setup, e.g. vm.page-cluster=0; repeatable
   --kernel FLAVOUR  vanilla|lab|debug (default: vanilla for POLICY vanilla*,
                     lab otherwise); LAB_KERNEL=bzImage boots your own build
   --results DIR     where result directories go (default results/)
@@ -56,7 +58,7 @@ in_list "$workload" "${LAB_WORKLOADS[@]}" ||
 
 mem=256M vcpus=2 reps=1 timeout_s=900 seed=1 vary_seed=0 size="" trace=none
 refs=0 flavour="" results=$LAB_RESULTS
-wl_args=()
+wl_args=() sysctls=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -69,6 +71,13 @@ while [[ $# -gt 0 ]]; do
 	--size) need "$@"; size=$2; shift 2 ;;
 	--trace) need "$@"; trace=$2; shift 2 ;;
 	--refs) refs=1; shift ;;
+	--sysctl)
+		need "$@"
+		[[ $2 =~ ^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+=[A-Za-z0-9_.:-]+$ ]] ||
+			die "$EX_USAGE" "bad --sysctl '$2' (KEY=VALUE, e.g. vm.page-cluster=0)"
+		sysctls+=("$2")
+		shift 2
+		;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
 	--) shift; wl_args=("$@"); break ;;
@@ -162,6 +171,7 @@ run_one() {
 		printf 'LAB_TRACE=%s\n' "$trace"
 		printf 'LAB_MODE=run\n'
 		printf 'LAB_MGLRU=%s\n' "$mglru"
+		printf 'LAB_SYSCTL="%s"\n' "${sysctls[*]}"
 		printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
 		printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
 	} >"$job/job.env"
@@ -180,8 +190,9 @@ run_one() {
 		--argjson vcpus "$vcpus" --arg accel "$accel" --argjson kernel "$kernel_json" \
 		--arg source "$(linux_source_version)" --arg trace "$trace" \
 		--arg started_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--argjson sysctl "$(printf '%s\n' "${sysctls[@]}" | jq -R 'select(. != "")' | jq -sc .)" \
 		'{run_id: $run_id, rep: $rep, policy: $policy, kernel_flavour: $flavour,
-		  workload: $workload, params: {size: $size, args: $args}, seed: $seed,
+		  workload: $workload, params: {size: $size, args: $args, sysctl: $sysctl}, seed: $seed,
 		  mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
 		  linux_source_version: $source, trace: $trace, started_at: $started_at}' \
 		>"$part/request.json"

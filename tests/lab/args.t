@@ -38,6 +38,9 @@ expect 2 "bad seed" run lru cyclic-anon --seed -1
 expect 2 "bad vcpus" run lru cyclic-anon --vcpus 64
 expect 2 "bad trace mode" run lru cyclic-anon --trace everything
 expect 2 "bad kernel flavour" run lru cyclic-anon --kernel tiny
+expect 2 "sysctl without a value" run lru cyclic-anon --sysctl vm.page-cluster
+expect 2 "sysctl key outside /proc/sys syntax" run lru cyclic-anon --sysctl '../../etc/passwd=1'
+expect 2 "sysctl value with a space" run lru cyclic-anon --sysctl 'vm.swappiness=1 2'
 expect 2 "policy on the wrong kernel" run lru cyclic-anon --kernel vanilla
 LAB_KERNEL=$tmp/none expect 8 "missing kernel" run lru cyclic-anon
 head -c 4096 /dev/urandom >"$tmp/garbage"

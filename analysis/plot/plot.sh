@@ -91,6 +91,12 @@ present_columns() {	# present_columns ABSENT COLUMN...: those not in ABSENT
 	echo "${list# }"
 }
 
+# The policy's own gauges (trace-timeline's POLICY_EVENT.FIELD[.anon|.file]
+# columns), without the hands' running totals, which dwarf the targets.
+policy_columns() {	# policy_columns CSV
+	head -n 1 "$1" | tr ',' '\n' | grep -E '^page_replace_[a-z_]+\.' | grep -v '_hand' | tr '\n' ' ' || true
+}
+
 cmd_timeline() {
 	local file=$1 iv absent
 	# shellcheck disable=SC2086 # the column list is meant to split
@@ -103,7 +109,8 @@ cmd_timeline() {
 title_text=$(quote "${title:-reclaim timeline: $file}"); absent_note=$(quote "$absent"); \
 scan_cols=$(quote "$(present_columns "$absent" $SCAN_COLUMNS)"); \
 state_cols=$(quote "$(present_columns "$absent" $STATE_COLUMNS)"); \
-io_cols=$(quote "$(present_columns "$absent" $IO_COLUMNS)")"
+io_cols=$(quote "$(present_columns "$absent" $IO_COLUMNS)"); \
+policy_cols=$(quote "$(policy_columns "$file")")"
 }
 
 cmd_overlay() {

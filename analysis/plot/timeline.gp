@@ -1,14 +1,17 @@
 # Reclaim timeline of one run from a trace-timeline CSV.
 # Variables (gnuplot -e): data, out, fmt (png|svg), title_text,
 # interval (seconds per CSV row), scan_cols, state_cols, io_cols (the
-# columns of each panel that the trace has), absent_note (those it lacks).
+# columns of each panel that the trace has), absent_note (those it lacks),
+# policy_cols (the policy's own state gauges; a fourth panel if any).
 if (!exists("fmt")) fmt = "png"
 if (!exists("title_text")) title_text = data
 if (!exists("absent_note")) absent_note = ""
+if (!exists("policy_cols")) policy_cols = ""
+panels = (policy_cols eq "") ? 3 : 4
 if (fmt eq "svg") {
-    set terminal svg size 1100,900 dynamic font "sans,11" background "white"
+    set terminal svg size 1100,300*panels dynamic font "sans,11" background "white"
 } else {
-    set terminal pngcairo size 1100,900 font "sans,10"
+    set terminal pngcairo size 1100,300*panels font "sans,10"
 }
 set output out
 set datafile separator comma
@@ -25,7 +28,7 @@ rate(c) = column(c) / interval
 mid = interval / 2.0
 invisible = "lc rgb '#FF000000' notitle"
 
-set multiplot layout 3,1 title sprintf("%s%s", title_text, \
+set multiplot layout panels,1 title sprintf("%s%s", title_text, \
     absent_note eq "" ? "" : "\nnot in trace (no line): " . absent_note) noenhanced
 set ylabel "pages/s"
 set title "Reclaim scanning: pages scanned and reclaimed"
@@ -35,7 +38,14 @@ set title "Page state changes: activations, deactivations, non-resident history"
 plot for [c in state_cols] \
     data using ($1 + mid):(rate(c)) title c lw 2, 0 @invisible
 set title "Paging I/O: swap-in, swap-out (anon pageout), file writeback by reclaim"
-set xlabel "time since first event (s)"
+if (panels == 3) set xlabel "time since first event (s)"
 plot for [c in io_cols] \
     data using ($1 + mid):(rate(c)) title c lw 2, 0 @invisible
+if (panels == 4) {
+    set title "Policy state at the end of each interval (its own trace event)"
+    set ylabel "pages"
+    set xlabel "time since first event (s)"
+    plot for [c in policy_cols] \
+        data using ($1 + interval):(column(c)) title c[14:*] lw 2 with steps, 0 @invisible
+}
 unset multiplot

@@ -101,6 +101,13 @@ static bool symbolic_refault(struct tep_print_arg *arg, unsigned long long *valu
 	return false;
 }
 
+/* Fields that say which lruvec and list a per-type state is about. */
+static bool is_identity_field(const char *name)
+{
+	return strcmp(name, "nid") == 0 || strcmp(name, "memcg_id") == 0 ||
+	       strcmp(name, "file") == 0;
+}
+
 static int add_policy_state(struct event_sources *s, struct tep_handle *tep)
 {
 	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
@@ -116,18 +123,24 @@ static int add_policy_state(struct event_sources *s, struct tep_handle *tep)
 		if (counted)
 			continue;
 		struct tep_format_field **fields = tep_event_fields(ev);
+		struct tep_format_field *type_field = tep_find_field(ev, "file");
 		int n = 0;
-		for (int f = 0; fields != NULL && fields[f] != NULL; f++)
-			if (!(fields[f]->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
-						  TEP_FIELD_IS_DYNAMIC)))
-				fields[n++] = fields[f];
+		for (int f = 0; fields != NULL && fields[f] != NULL; f++) {
+			if (fields[f]->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+						TEP_FIELD_IS_DYNAMIC))
+				continue;
+			if (type_field != NULL && is_identity_field(fields[f]->name))
+				continue;
+			fields[n++] = fields[f];
+		}
 		if (n == 0) {
 			free(fields);
 			continue;
 		}
-		char **names = realloc(s->column_names, (size_t)(s->ncolumns + n) * sizeof(*names));
-		bool *avail = realloc(s->column_available, (size_t)(s->ncolumns + n) * sizeof(bool));
-		bool *gauge = realloc(s->column_is_gauge, (size_t)(s->ncolumns + n) * sizeof(bool));
+		int ncols = type_field != NULL ? 2 * n : n;
+		char **names = realloc(s->column_names, (size_t)(s->ncolumns + ncols) * sizeof(*names));
+		bool *avail = realloc(s->column_available, (size_t)(s->ncolumns + ncols) * sizeof(bool));
+		bool *gauge = realloc(s->column_is_gauge, (size_t)(s->ncolumns + ncols) * sizeof(bool));
 		if (names) s->column_names = names;
 		if (avail) s->column_available = avail;
 		if (gauge) s->column_is_gauge = gauge;
@@ -142,12 +155,15 @@ static int add_policy_state(struct event_sources *s, struct tep_handle *tep)
 		src->first_column = s->ncolumns;
 		src->nfields_state = n;
 		src->state_fields = fields;
-		for (int f = 0; f < n; f++) {
-			size_t len = strlen(ev->name) + strlen(fields[f]->name) + 2;
+		src->type_field = type_field;
+		for (int c = 0; c < ncols; c++) {
+			const char *field = fields[c % n]->name;
+			const char *type = type_field == NULL ? "" : c < n ? ".anon" : ".file";
+			size_t len = strlen(ev->name) + strlen(field) + strlen(type) + 2;
 			char *col = malloc(len);
 			if (col == NULL)
 				return -1;
-			snprintf(col, len, "%s.%s", ev->name, fields[f]->name);
+			snprintf(col, len, "%s.%s%s", ev->name, field, type);
 			s->column_names[s->ncolumns] = col;
 			s->column_available[s->ncolumns] = true;
 			s->column_is_gauge[s->ncolumns] = true;

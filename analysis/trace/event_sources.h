@@ -40,10 +40,13 @@ struct event_source {
 	struct tep_format_field *field[SOURCE_MAX_FIELDS];
 	/* page_replace_forget: value of reason that means "refault". */
 	unsigned long long refault_reason;
-	/* Policy-state events: one gauge column per numeric field. */
+	/* Policy-state events: one gauge column per numeric field; with a
+	 * "file" field (a state per LRU type), two: FIELD.anon, FIELD.file,
+	 * and the identity fields nid, memcg_id and file are left out. */
 	int first_column;
 	int nfields_state;
 	struct tep_format_field **state_fields;
+	struct tep_format_field *type_field;	/* "file", or NULL */
 };
 
 struct event_sources {

@@ -147,10 +147,14 @@ static void account(struct scan_state *st, const struct event_source *src,
 	case SRC_THROTTLED:
 		row[COL_THROTTLED] += 1.0;
 		break;
-	case SRC_POLICY_STATE:
+	case SRC_POLICY_STATE: {
+		int first = src->first_column;
+		if (src->type_field != NULL && read_field(src->type_field, rec) != 0)
+			first += src->nfields_state;
 		for (int i = 0; i < src->nfields_state; i++)
-			row[src->first_column + i] = (double)read_field(src->state_fields[i], rec);
+			row[first + i] = (double)read_field(src->state_fields[i], rec);
 		break;
+	}
 	case SOURCE_KINDS:
 		break;
 	}

@@ -22,6 +22,15 @@ check_outputs() {	# check_outputs BASE WHAT
 check_outputs "$TMP/timeline" "timeline.gp on a vanilla-shaped timeline"
 tap_ok "timeline names the columns the trace lacks" grep -q 'not in trace (no line): remembered_anon' "$TMP/timeline.svg"
 
+# A trace with the policy's own event gets a fourth panel with its gauges.
+"$BIN/trace-timeline" --quiet -o "$TMP/cp.csv" "$FIXTURES/trace-clockpro.dat"
+"$PLOT" timeline -o "$TMP/cp" "$TMP/cp.csv"
+check_outputs "$TMP/cp" "timeline.gp on the recorded clockpro trace"
+tap_ok "clockpro: a policy-state panel with the anon cold target" \
+	bash -c "grep -q 'Policy state at the end of each interval' '$TMP/cp.svg' && grep -q 'clockpro.cold_target.anon' '$TMP/cp.svg'"
+tap_ok "no policy-state panel without policy events" \
+	bash -c "! grep -q 'Policy state at the end' '$TMP/timeline.svg'"
+
 "$PLOT" overlay -t "cyclic-anon, fixture" -o "$TMP/overlay" \
 	lru="$FIXTURES/timeline-vanilla.csv" clockpro="$FIXTURES/timeline-lab.csv"
 check_outputs "$TMP/overlay" "overlay.gp on two timelines"

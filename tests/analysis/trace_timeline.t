@@ -86,6 +86,31 @@ tap_is "$(sum_col "$TMP/fine.csv" scanned_anon)" "$(sum_col "$TMP/t.csv" scanned
 tap_ok "100 ms interval gives more rows than 1000 ms" \
 	test "$(wc -l <"$TMP/fine.csv")" -gt "$(wc -l <"$TMP/t.csv")"
 
+# A policy's own per-type event becomes FIELD.anon and FIELD.file gauge
+# columns: the last anon (file=0) event of the trace is the last row's
+# .anon value, as trace-cmd report (an independent reader) prints it.
+CP=$FIXTURES/trace-clockpro.dat
+"$TT" --quiet -o "$TMP/cp.csv" "$CP"
+cp_header=$(head -1 "$TMP/cp.csv")
+tap_ok "clockpro: cold_target split into .anon and .file columns" \
+	bash -c "grep -q 'page_replace_clockpro.cold_target.anon' <<<'$cp_header' && grep -q 'page_replace_clockpro.cold_target.file' <<<'$cp_header'"
+tap_ok "clockpro: identity fields (nid, memcg_id, file) are not columns" \
+	bash -c "! grep -qE 'page_replace_clockpro\.(nid|memcg_id|file)' <<<'$cp_header'"
+last_col() {	# last_col CSV COLUMN: the column's last non-empty value
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		c && $c != "" { v = $c } END { print v }' "$1"
+}
+for f in cold_target nr_hot nr_nonresident; do
+	want=$(trace-cmd report -i "$CP" 2>/dev/null | grep 'page_replace_clockpro:.* file=0 ' | tail -n 1 |
+		grep -oE " $f=[0-9]+" | cut -d= -f2)
+	tap_is "$(last_col "$TMP/cp.csv" "page_replace_clockpro.$f.anon")" "${want:-none}" \
+		"clockpro: last $f.anon is trace-cmd report's last file=0 event"
+done
+want=$(trace-cmd report -i "$CP" 2>/dev/null | grep 'page_replace_clockpro:.* file=1 ' | tail -n 1 |
+	grep -oE ' cold_target=[0-9]+' | cut -d= -f2)
+tap_is "$(last_col "$TMP/cp.csv" page_replace_clockpro.cold_target.file)" "${want:-none}" \
+	"clockpro: last cold_target.file is trace-cmd report's last file=1 event"
+
 # Truncated copy: refused whole, not read as a shorter trace.
 size=$(stat -c %s "$TRACE")
 head -c $((size * 2 / 3)) "$TRACE" >"$TMP/truncated.dat"

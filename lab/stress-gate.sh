@@ -123,7 +123,7 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	def cell: if . == null then "-" else "\(.result) \(.duration_s)s" end;
 	. as $runs
 	| ($runs | map(.tests[].name) | reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end)) as $names
-	| "Measured \($date) on \($runs[0].accel | ascii_upcase), 2 vCPUs, \($runs[0].duration_s) s of stress-ng per policy; guest memory as in each command.",
+	| "Measured \($date) on \($runs[0].accel | ascii_upcase), 2 vCPUs, \(if ([$runs[].duration_s] | unique | length) == 1 then "\($runs[0].duration_s) s of stress-ng per policy; guest memory" else "stress-ng duration and guest memory" end) as in each command.",
 	  "",
 	  "| policy | kernel | verdict | wall | tests passed | console | command |",
 	  "|---|---|---|---|---|---|---|",

@@ -77,6 +77,15 @@ if [[ $flavour == vanilla ]]; then
 	series="none"
 else
 	series=$(series_sha)
+	# series_sha names kernel/patches; a tree with commits or changes
+	# not exported yet is something else, and says so.
+	head=$(git -C "$src" rev-parse HEAD)
+	exported=$(sed -n 2p "$src/.lab-prepared.head" 2>/dev/null || true)
+	if [[ $head != "$exported" || -n $(git -C "$src" status --porcelain -uno) ]]; then
+		series="unexported-tree-$head"
+		[[ -z $(git -C "$src" status --porcelain -uno) ]] || series+="-dirty"
+		say "warning: the $flavour tree is not the exported series (make kernel-export); recorded as $series"
+	fi
 fi
 tmp=$dest/.install.$$
 mkdir -p "$tmp"

@@ -30,6 +30,7 @@ struct options {
 	int timing;
 	unsigned long long seed;
 	unsigned long long clockpro_min_cold;
+	int clockpro_port_insert;
 	const char *path;
 };
 
@@ -45,6 +46,8 @@ static void usage(FILE *out)
 		"  --seed N                seed for the random model (default 1)\n"
 		"  --clockpro-min-cold N   CLOCK-Pro minimum cold target in pages\n"
 		"                          (default max(1, size/100))\n"
+		"  --clockpro-port-insert  CLOCK-Pro inserts new pages as the kernel port\n"
+		"                          does: cold, out of test, referenced by the load\n"
 		"  --timing                per-run speed on stderr\n"
 		"  --list-policies         print the models and exit\n"
 		"  --help                  this text\n"
@@ -90,13 +93,15 @@ static void parse_policies(const char *spec, struct options *opt)
 
 static void parse_args(int argc, char **argv, struct options *opt)
 {
-	enum { OPT_SIZES = 256, OPT_POLICIES, OPT_FORMAT, OPT_SEED, OPT_MIN_COLD, OPT_TIMING, OPT_LIST, OPT_HELP };
+	enum { OPT_SIZES = 256, OPT_POLICIES, OPT_FORMAT, OPT_SEED, OPT_MIN_COLD, OPT_PORT_INSERT,
+	       OPT_TIMING, OPT_LIST, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "sizes", required_argument, NULL, OPT_SIZES },
 		{ "policies", required_argument, NULL, OPT_POLICIES },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "clockpro-min-cold", required_argument, NULL, OPT_MIN_COLD },
+		{ "clockpro-port-insert", no_argument, NULL, OPT_PORT_INSERT },
 		{ "timing", no_argument, NULL, OPT_TIMING },
 		{ "list-policies", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -130,6 +135,9 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		case OPT_MIN_COLD:
 			if (parse_u64(optarg, &opt->clockpro_min_cold) < 0 || opt->clockpro_min_cold == 0)
 				die(EXIT_BAD_ARGS, "bad --clockpro-min-cold '%s' (want pages > 0)", optarg);
+			break;
+		case OPT_PORT_INSERT:
+			opt->clockpro_port_insert = 1;
 			break;
 		case OPT_TIMING:
 			opt->timing = 1;
@@ -248,6 +256,7 @@ int main(int argc, char **argv)
 				.cache_pages = frames,
 				.seed = opt.seed,
 				.clockpro_min_cold = (size_t)opt.clockpro_min_cold,
+				.clockpro_port_insert = opt.clockpro_port_insert != 0,
 			};
 			struct result *r = &results[n_results++];
 

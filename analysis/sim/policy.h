@@ -19,6 +19,9 @@ struct sim_params {
 	/* CLOCK-Pro lower bound for the adaptive cold target, in pages;
 	 * 0 means the default (see policy_clockpro.c). */
 	size_t clockpro_min_cold;
+	/* CLOCK-Pro inserts a new page as the 2006 and 6.1 kernel ports do:
+	 * cold, not in test, referenced by the access that loaded it. */
+	bool clockpro_port_insert;
 };
 
 struct sim_policy {

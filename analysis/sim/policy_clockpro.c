@@ -31,7 +31,10 @@
  * parameter (--clockpro-min-cold; default max(1, m/100)); the 2006 Linux
  * port used 2 * pages_high.  m_c starts at min_cold, as in the port.  A newly
  * loaded page starts with its reference bit clear (the loading reference is
- * not counted twice). */
+ * not counted twice).  --clockpro-port-insert models the kernel ports'
+ * insertion instead: a new page starts cold, out of test, with the
+ * reference of its load (a young pte in Linux), so HAND_cold's first
+ * visit starts its test period and keeps it for a second lap. */
 #include <stdlib.h>
 
 #include "policy.h"
@@ -57,6 +60,7 @@ struct clockpro {
 	size_t n_nonres;  /* non-resident test pages in the clock */
 	size_t cold_target;
 	size_t min_cold;
+	bool port_insert;
 };
 
 static void *clockpro_create(const struct sim_trace *trace, const struct sim_params *params)
@@ -77,6 +81,7 @@ static void *clockpro_create(const struct sim_trace *trace, const struct sim_par
 	}
 	c->capacity = params->cache_pages;
 	c->min_cold = params->clockpro_min_cold ? params->clockpro_min_cold : c->capacity / 100;
+	c->port_insert = params->clockpro_port_insert;
 	if (c->min_cold < 1)
 		c->min_cold = 1;
 	if (c->min_cold > c->capacity)
@@ -247,7 +252,8 @@ static bool clockpro_access(void *state, uint32_t page)
 		cp_cold_target_up(c);
 		cp_run_hand_hot(c);
 	} else {
-		c->flags[page] = CP_IN_CLOCK | CP_RESIDENT | CP_TEST;
+		c->flags[page] = CP_IN_CLOCK | CP_RESIDENT |
+				 (c->port_insert ? CP_REF : CP_TEST);
 		cp_insert_head(c, page);
 		c->n_cold++;
 	}

@@ -17,6 +17,12 @@ check "loop > cache: OPT ($(get opt)) misses less than half" test "$(get opt)" -
 check "loop > cache: CLOCK-Pro ($(get clockpro)) misses at most 3/4 as often as LRU" \
 	test $(($(get clockpro) * 4)) -le $((12000 * 3))
 check "loop > cache: random ($(get random)) beats LRU" test "$(get random)" -lt 12000
+# The kernel port's insertion (new pages cold and out of test, referenced
+# by their load) keeps each new page one more lap: it still beats LRU on
+# the loop, but by less than the paper's insertion.
+port=$("$PAGESIM" --sizes 1000 --policies clockpro --clockpro-port-insert "$loop" | awk -F, 'NR == 2 { print $5 }')
+check "loop > cache: CLOCK-Pro with the port's insertion ($port) lies between the paper's ($(get clockpro)) and LRU" \
+	test "$port" -gt "$(get clockpro)" -a "$port" -lt 12000
 
 # 400 hot pages used five times, then 12,000 pages scanned once with a hot
 # page every third reference.  LRU lets the scan push the hot pages out;

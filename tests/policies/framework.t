@@ -7,6 +7,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lab/tap.sh
 source "$top/tests/lab/tap.sh"
+# shellcheck source=lib.sh
+source "$top/tests/policies/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
@@ -14,17 +16,7 @@ export LAB_RESULTS=$tmp/res
 policies=${LAB_TEST_POLICIES:-lru mglru random}
 
 for policy in $policies; do
-	rc=0
-	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --trace events --timeout 400 \
-		-- --passes 2 >"$tmp/$policy.out" 2>"$tmp/$policy.err" || rc=$?
-	dir=$(last_line "$tmp/$policy.out")
-	res=$dir/result.json
-	check "$policy: run exits 0" test "$rc" = 0
-	[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/$policy.err")"
-	check "$policy: guest reports policy_active $policy" \
-		test "$(jq -r .policy_active "$res" 2>/dev/null)" = "$policy"
-	check "$policy: data verified" test "$(jq -r .verified "$res" 2>/dev/null)" = true
-	check "$policy: swapped (pswpin > 0)" jq -e '.vmstat.pswpin > 0' "$res"
+	swapping_run "$policy"
 	check "$policy: policy statistics stored" jq -e '.policy_stats | length > 0' "$res"
 
 	if [[ ! -s $dir/trace.dat ]]; then

@@ -8,6 +8,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lab/tap.sh
 source "$top/tests/lab/tap.sh"
+# shellcheck source=lib.sh
+source "$top/tests/policies/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
@@ -41,17 +43,7 @@ for policy in $policies; do
 	stat_prefix=${policy//-/_}_
 	[[ $policy == cart-r ]] && stat_prefix=cart_r_
 
-	rc=0
-	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --trace events --timeout 400 \
-		-- --passes 2 >"$tmp/$policy.out" 2>"$tmp/$policy.err" || rc=$?
-	dir=$(last_line "$tmp/$policy.out")
-	res=$dir/result.json
-	check "$policy: cyclic-anon exits 0" test "$rc" = 0
-	[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/$policy.err")"
-	check "$policy: guest reports policy_active $policy" \
-		test "$(jq -r .policy_active "$res" 2>/dev/null)" = "$policy"
-	check "$policy: cyclic-anon data verified" test "$(jq -r .verified "$res" 2>/dev/null)" = true
-	check "$policy: cyclic-anon swapped (pswpin > 0)" jq -e '.vmstat.pswpin > 0' "$res"
+	swapping_run "$policy"
 	# shellcheck disable=SC2016 # $p is jq's variable
 	check "$policy: its own statistics are stored (${stat_prefix}*)" \
 		jq -e --arg p "$stat_prefix" '.policy_stats | keys | any(startswith($p))' "$res"

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Boot one guest job in QEMU: fresh swap, data and results disks, a
 # read-only root and job disk, the console in a file, a hard timeout.
-# Sourced by run.sh and shell.sh.
+# Sourced by run.sh, stress.sh and shell.sh.
 
 # Sizes of the per-run disks (sparse files).
 guest_disk_sizes() {
@@ -40,6 +40,23 @@ guest_qemu_argv() {
 		-drive "file=$work/swap.img,if=virtio,format=raw,cache=none"
 		-drive "file=$work/data.img,if=virtio,format=raw,cache=none"
 		-drive "file=$work/results.img,if=virtio,format=raw,cache=none")
+}
+
+# guest_await_init CONSOLE PID LIMIT_S: wait for the guest's init to print
+# its first LAB line on CONSOLE while PID (the timeout(1) wrapping QEMU)
+# runs. 0: it did; 1: QEMU ended first; 2: no line within LIMIT_S, and
+# QEMU is stopped (timeout(1) passes the TERM on).
+guest_await_init() {
+	local console=$1 pid=$2 limit=$3 t0=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		grep -aq '^LAB' "$console" && return 0
+		if ((SECONDS - t0 >= limit)); then
+			kill -TERM "$pid" 2>/dev/null
+			return 2
+		fi
+		sleep 1
+	done
+	return 1
 }
 
 # Kernel image for a flavour, or LAB_KERNEL for a developer's own build.

@@ -136,7 +136,8 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	  "Details (skips, known failures, failures):",
 	  "",
 	  ($runs[] | .policy as $p | .tests[] | select(.detail != "") | "- \($p), \(.name): \(.result); \(.detail)"),
-	  ($runs[] | .policy as $p | .console_findings[] | "- \($p), console line \(.line): \(.kind): `\(.text)`")
+	  ($runs[] | .policy as $p | .console_findings[] | "- \($p), console line \(.line): \(.kind): `\(.text)`"),
+	  ($runs[] | select((.boot_stalls // 0) > 0) | "- \(.policy): \(.boot_stalls) boot(s) stalled before init, each booted again on fresh disks (console.boot-stall-N.log kept)")
 	' "${dirs[@]/%//stress.json}" >"$table"
 
 begin='<!-- stress-gate:begin (lab/stress-gate.sh rewrites this part) -->'

@@ -37,6 +37,13 @@ check "the details name the failing subtests" \
 	grep -q 'selftest-cgroup-test_memcontrol: fail; exit status 1: test_memcg_min,test_memcg_high_sync' "$tmp/R.md"
 check "no temporary file left" test ! -e "$tmp/R.md.tmp"
 
+# A run that needed a second boot says so under the table.
+mkdir -p "$tmp/stalled"
+jq '.boot_stalls = 1' "$pass/stress.json" >"$tmp/stalled/stress.json"
+"$gate" --table-only --doc "$tmp/R.md" "$tmp/stalled" >"$tmp/out" 2>&1
+check "a boot stall is named in the details" \
+	grep -qx -- '- vanilla: 1 boot(s) stalled before init, each booted again on fresh disks (console.boot-stall-N.log kept)' "$tmp/R.md"
+
 rc=0
 "$gate" --table-only --doc "$tmp/new.md" "$pass" >/dev/null 2>&1 || rc=$?
 check "a missing doc is created with the markers" \

@@ -29,7 +29,8 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
   --seed N          workload seed (default 1; rep i uses seed N+i-1 with --vary-seed)
   --vary-seed       give each rep its own seed
   --size SIZE       workload size (bytes with K/M/G, or N% of MemTotal)
-  --trace MODE      none|events|bpftrace|all (default none)
+  --trace MODE      none|events|bpftrace|all (default none), or
+                    bpftrace:NAME[,NAME...] for only those tracepoints/*.bt
   --refs            record the page reference string (refs.bin)
   --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
                     the workload's setup, e.g. vm.page-cluster=0; repeatable
@@ -96,7 +97,20 @@ mem_mib=${BASH_REMATCH[1]}
 if [[ -n $size ]] && ! [[ $size =~ ^[1-9][0-9]*[KMG]?$ || $size =~ ^[1-9][0-9]*%$ ]]; then
 	die "$EX_USAGE" "bad --size '$size' (e.g. 300M, 1G or 150%)"
 fi
-in_list "$trace" none events bpftrace all || die "$EX_USAGE" "bad --trace '$trace' (none|events|bpftrace|all)"
+# bpftrace:NAME[,NAME...] runs only those programs: each bpftrace process
+# takes memory from the guest it measures.
+bt_only=""
+if [[ $trace == bpftrace:* ]]; then
+	IFS=, read -ra bt_names <<<"${trace#bpftrace:}"
+	((${#bt_names[@]} > 0)) || die "$EX_USAGE" "bad --trace '$trace' (bpftrace:NAME[,NAME...])"
+	for n in "${bt_names[@]}"; do
+		[[ $n =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$n.bt ]] ||
+			die "$EX_USAGE" "bad --trace '$trace': no tracepoints/$n.bt"
+	done
+	bt_only=${bt_names[*]}
+elif ! in_list "$trace" none events bpftrace all; then
+	die "$EX_USAGE" "bad --trace '$trace' (none|events|bpftrace|all|bpftrace:NAME[,NAME...])"
+fi
 if [[ -z $flavour ]]; then
 	case $policy in vanilla*) flavour=vanilla ;; *) flavour=lab ;; esac
 fi
@@ -168,7 +182,8 @@ run_one() {
 	printf '%s\n' "${args[@]}" >"$job/args"
 	{
 		printf 'LAB_WORKLOAD=%s\n' "$workload"
-		printf 'LAB_TRACE=%s\n' "$trace"
+		printf 'LAB_TRACE=%s\n' "${trace%%:*}"
+		printf 'LAB_BPFTRACE_ONLY="%s"\n' "$bt_only"
 		printf 'LAB_MODE=run\n'
 		printf 'LAB_MGLRU=%s\n' "$mglru"
 		printf 'LAB_SYSCTL="%s"\n' "${sysctls[*]}"

@@ -37,6 +37,9 @@ expect 2 "bad timeout" run lru cyclic-anon --timeout soon
 expect 2 "bad seed" run lru cyclic-anon --seed -1
 expect 2 "bad vcpus" run lru cyclic-anon --vcpus 64
 expect 2 "bad trace mode" run lru cyclic-anon --trace everything
+expect 2 "bpftrace program that does not exist" run lru cyclic-anon --trace bpftrace:nosuch
+expect 2 "bpftrace program list left empty" run lru cyclic-anon --trace bpftrace:
+expect 2 "bpftrace program named by a path" run lru cyclic-anon --trace bpftrace:../lab/run
 expect 2 "bad kernel flavour" run lru cyclic-anon --kernel tiny
 expect 2 "sysctl without a value" run lru cyclic-anon --sysctl vm.page-cluster
 expect 2 "sysctl key outside /proc/sys syntax" run lru cyclic-anon --sysctl '../../etc/passwd=1'

@@ -36,10 +36,11 @@ check "the guest image holds the current tracepoints/*.bt (else: make image)" te
 check "the guest image has linux/types.h for bpftrace's tracepoint structs" \
 	bash -c "debugfs -R 'stat /usr/include/linux/types.h' '$img' 2>/dev/null | grep -q '^Inode:'"
 
-# run_traced POLICY NAME: one boot with every tracer; sets $dir.
+# run_traced POLICY NAME [MODE]: one boot with the tracers of MODE
+# (default: every tracer); sets $dir.
 run_traced() {
 	local rc=0
-	"$top/lab.sh" run "$1" cyclic-anon --size 240M --trace all --timeout 400 -- --passes 1 \
+	"$top/lab.sh" run "$1" cyclic-anon --size 240M --trace "${3:-all}" --timeout 400 -- --passes 1 \
 		>"$tmp/$2.out" 2>"$tmp/$2.err" || rc=$?
 	dir=$(tail -n1 "$tmp/$2.out")
 	check "$1: the traced run exits 0" test "$rc" = 0
@@ -83,13 +84,19 @@ if ((${#framework[@]})); then
 	elif [[ ! -f $lab_h ]] || ! grep -q 'page_replace_forget' "$lab_h"; then
 		skip "lab: page_replace programs" "the lab kernel has no page_replace:page_replace_forget event yet (the framework has not landed)"
 	else
-		run_traced lru lab
-		for bt in "${framework[@]}"; do
-			name=$(basename "$bt" .bt)
-			problems=$(bt_check_output "$bt" "$dir/bpftrace/$name.txt" 2>&1 || echo "cannot read output")
+		# Only these programs (--trace bpftrace:NAME,...), which is tested too.
+		names=()
+		for bt in "${framework[@]}"; do names+=("$(basename "$bt" .bt)"); done
+		run_traced lru lab "bpftrace:$(IFS=,; echo "${names[*]}")"
+		for name in "${names[@]}"; do
+			problems=$(bt_check_output "$top/tracepoints/$name.bt" "$dir/bpftrace/$name.txt" 2>&1 || echo "cannot read output")
 			check "lab: $name printed what it promises" test -z "$problems"
 			[[ -z $problems ]] || diag "$problems"
 		done
+		ran=$(find "$dir/bpftrace" -name '*.txt' 2>/dev/null | wc -l)
+		check "lab: bpftrace:NAME,... ran those ${#names[@]} program(s) alone ($ran ran)" \
+			test "$ran" = "${#names[@]}"
+		check "lab: ... and no trace-cmd" test ! -e "$dir/trace.dat"
 	fi
 fi
 echo "1..$tap_n"

@@ -4,8 +4,8 @@
 # ratio to untraced, Welch's t-test) as a Markdown table on stdout.
 #
 #   bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
-#                    [--mode events|bpftrace|all] [--results DIR]
-#                    [-- WORKLOAD-OPTIONS]
+#                    [--mode events|bpftrace|all|bpftrace:NAME,...]
+#                    [--results DIR] [-- WORKLOAD-OPTIONS]
 #
 # The runs go through lab/matrix.sh, one matrix per trace mode, so an
 # interrupted benchmark resumes; reps alternate between the two modes. labstat groups runs by policy, so the
@@ -19,13 +19,14 @@ source "$(dirname "$0")/common.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab/bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
-                            [--mode events|bpftrace|all] [--results DIR]
-                            [-- WORKLOAD-OPTIONS]
+                            [--mode events|bpftrace|all|bpftrace:NAME,...]
+                            [--results DIR] [-- WORKLOAD-OPTIONS]
 
 Runs W under P with --trace none and with --trace MODE, N reps each
 (default: vanilla, cyclic-anon, 240M, events, 5 reps; results in
-results/bench-tracing/), then prints a Markdown table of wall_s and
-majflt: mean ± 95% CI, ratio to the untraced runs, * for p < 0.05.
+results/bench-tracing/), then prints a Markdown table of wall_s,
+majflt, pswpout and pgscan_anon: mean ± 95% CI, ratio to the untraced
+runs, * for p < 0.05.
 USAGE
 }
 
@@ -51,7 +52,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps'"
 ((reps >= 2)) || die "$EX_USAGE" "--reps must be at least 2 for a confidence interval"
-in_list "$mode" events bpftrace all || die "$EX_USAGE" "bad --mode '$mode' (events|bpftrace|all)"
+[[ $mode != none ]] || die "$EX_USAGE" "bad --mode none (it is what every mode is compared with)"
+trace_bpftrace_only "$mode" >/dev/null || exit
 labstat=$LAB_BUILD/analysis/labstat
 [[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
 
@@ -64,7 +66,7 @@ status=0
 for ((i = 1; i <= reps; i++)); do
 	for m in none "$mode"; do
 		"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$i" \
-			--results "$top" --name "trace-$m-$tag" --size "$size" --trace "$m" \
+			--results "$top" --name "trace-${m//[:,]/-}-$tag" --size "$size" --trace "$m" \
 			-- "${wl_opts[@]}" >/dev/null || true
 	done
 done
@@ -72,7 +74,7 @@ done
 # whether every rep is now complete.
 for m in none "$mode"; do
 	"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$reps" \
-		--results "$top" --name "trace-$m-$tag" --size "$size" --trace "$m" \
+		--results "$top" --name "trace-${m//[:,]/-}-$tag" --size "$size" --trace "$m" \
 		-- "${wl_opts[@]}" >/dev/null || status=$?
 done
 ((status == 0)) || say "some reps still fail (exit $status); the table uses the ones that passed"
@@ -84,8 +86,9 @@ for m in none "$mode"; do
 		d=$tmp/$m-$(basename "$(dirname "$r")")
 		mkdir -p "$d"
 		jq --arg p "$policy/trace=$m" '.policy = $p' "$r" >"$d/result.json"
-	done < <(find "$top/trace-$m-$tag" -name result.json -not -path '*/.*' -print0)
+	done < <(find "$top/trace-${m//[:,]/-}-$tag" -name result.json -not -path '*/.*' -print0)
 done
 echo "**Tracing cost: $policy, $workload --size $size ${wl_opts[*]}, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
 echo
-"$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt "$tmp"
+"$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt \
+	-m vmstat.pswpout -m vmstat.pgscan_anon "$tmp"

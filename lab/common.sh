@@ -46,6 +46,26 @@ in_list() {
 	return 1
 }
 
+# trace_bpftrace_only MODE: check a --trace MODE and print the programs
+# it runs alone (bpftrace:NAME[,NAME...], space-separated), or nothing for
+# every program or none. Exits 2 with one line on a bad MODE; call it as
+# x=$(trace_bpftrace_only "$m") || exit.
+trace_bpftrace_only() {
+	local mode=$1 n names=()
+	if [[ $mode != bpftrace:* ]]; then
+		in_list "$mode" none events bpftrace all ||
+			die "$EX_USAGE" "bad --trace '$mode' (none|events|bpftrace|all|bpftrace:NAME[,NAME...])"
+		return 0
+	fi
+	IFS=, read -ra names <<<"${mode#bpftrace:}"
+	((${#names[@]} > 0)) || die "$EX_USAGE" "bad --trace '$mode' (bpftrace:NAME[,NAME...])"
+	for n in "${names[@]}"; do
+		[[ $n =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$n.bt ]] ||
+			die "$EX_USAGE" "bad --trace '$mode': no tracepoints/$n.bt"
+	done
+	echo "${names[*]}"
+}
+
 # sha256 of stdin, hex only.
 sha_stdin() {
 	sha256sum | cut -c1-64

@@ -99,18 +99,7 @@ if [[ -n $size ]] && ! [[ $size =~ ^[1-9][0-9]*[KMG]?$ || $size =~ ^[1-9][0-9]*%
 fi
 # bpftrace:NAME[,NAME...] runs only those programs: each bpftrace process
 # takes memory from the guest it measures.
-bt_only=""
-if [[ $trace == bpftrace:* ]]; then
-	IFS=, read -ra bt_names <<<"${trace#bpftrace:}"
-	((${#bt_names[@]} > 0)) || die "$EX_USAGE" "bad --trace '$trace' (bpftrace:NAME[,NAME...])"
-	for n in "${bt_names[@]}"; do
-		[[ $n =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$n.bt ]] ||
-			die "$EX_USAGE" "bad --trace '$trace': no tracepoints/$n.bt"
-	done
-	bt_only=${bt_names[*]}
-elif ! in_list "$trace" none events bpftrace all; then
-	die "$EX_USAGE" "bad --trace '$trace' (none|events|bpftrace|all|bpftrace:NAME[,NAME...])"
-fi
+bt_only=$(trace_bpftrace_only "$trace") || exit
 if [[ -z $flavour ]]; then
 	case $policy in vanilla*) flavour=vanilla ;; *) flavour=lab ;; esac
 fi

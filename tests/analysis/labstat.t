@@ -6,8 +6,6 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 build_tools
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 LABSTAT=$BIN/labstat
 RESULTS=$FIXTURES/results
 

@@ -6,8 +6,6 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 build_tools
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 PLOT=$ROOT/analysis/plot/plot.sh
 
 is_png() { [[ -s $1 && $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }

@@ -6,8 +6,6 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 build_tools
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 TT=$BIN/trace-timeline
 TRACE=$FIXTURES/trace.dat
 

@@ -4,16 +4,12 @@
 # OPT is the lower bound, the miss-ratio curve is drawn, and runs
 # without refs.bin are refused.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/commands/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 pagesim=$top/build/analysis/pagesim
 if [[ ! -x $pagesim ]] || ! command -v gnuplot >/dev/null; then
-	skip "bound" "pagesim or gnuplot missing (make analysis)"
-	exit 0
+	skip_all "pagesim or gnuplot missing (make analysis)"
 fi
 cp -r "$top/tests/commands/fixtures/runs" "$tmp/runs"
 for d in "$tmp"/runs/*/; do xz -d "$d/refs.bin.xz"; done
@@ -55,4 +51,4 @@ usage_error "no refs.bin: exit 2, one line" "$lab" bound "$tmp/norefs"
 usage_error "unknown model: exit 2, one line" "$lab" bound --models opt,nope "$tmp/runs"
 usage_error "no RUN: exit 2, one line" "$lab" bound
 usage_error "missing path: exit 2, one line" "$lab" bound "$tmp/nope"
-echo "1..$tap_n"
+done_testing

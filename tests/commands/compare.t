@@ -3,17 +3,13 @@
 # formats, baseline choice, numbers against result.json, the OPT/model
 # table of runs with reference strings, and bad arguments.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/commands/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 fx=$top/tests/commands/fixtures/runs
 
 if [[ ! -x $top/build/analysis/labstat || ! -x $top/build/analysis/pagesim ]]; then
-	skip "compare" "build/analysis not built (make analysis)"
-	exit 0
+	skip_all "build/analysis not built (make analysis)"
 fi
 cp -r "$fx" "$tmp/runs"
 for d in "$tmp"/runs/*/; do xz -d "$d/refs.bin.xz"; done
@@ -77,4 +73,4 @@ usage_error "missing path: exit 2, one line" "$lab" compare "$tmp/nope"
 mkdir -p "$tmp/empty"
 usage_error "no runs under the directory: exit 2, one line" "$lab" compare "$tmp/empty"
 check "--help exits 0" bash -c "'$lab' compare --help >/dev/null"
-echo "1..$tap_n"
+done_testing

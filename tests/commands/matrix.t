@@ -4,11 +4,8 @@
 # refusing other options under the same name, and going on past failed
 # cells (a kernel that is not a bzImage fails each cell before booting).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/commands/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 fx=$top/tests/commands/fixtures/runs
 
@@ -38,7 +35,7 @@ check "resume: nothing run (4 complete, 0 to run)" grep -q '4 cells, 4 already c
 check "resume: each cell reported as skipped" test "$(grep -c 'complete, skipped' "$tmp/err")" = 4
 check "resume: stdout ends with the matrix directory" test "$(tail -n1 "$tmp/out")" = "$m"
 check "resume: matrix.json records the options" \
-	jq -e '.run_options == ["--mem", "128M"] and .workload_options == [] and .seed == 1' "$m/matrix.json" >/dev/null
+	jq -e '.run_options == ["--mem", "128M"] and .workload_options == [] and .seed == 1' "$m/matrix.json"
 usage_error "same name, other options: exit 2, one line" "$lab" matrix --name resume --results "$tmp/r" \
 	--policies vanilla --workloads cyclic-anon --reps 2 --mem 256M
 
@@ -59,4 +56,4 @@ check "failures: summary names them" grep -q '3 of 4 cells failed' "$tmp/err"
 check "failures: a log per tried cell" test "$(find "$tmp/r/partial/logs" -name '*.log' | wc -l)" = 3
 check "failures: an ETA once a cell has finished" grep -q 'ETA' "$tmp/err"
 diag "$(tail -n 2 "$tmp/err")"
-echo "1..$tap_n"
+done_testing

@@ -3,16 +3,12 @@
 # lab guest): a timeline per run, an overlay for two runs of one
 # workload, files whole, and bad arguments refused.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/commands/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 afx=$top/tests/analysis/fixtures
 if [[ ! -x $top/build/analysis/trace-timeline ]] || ! command -v gnuplot >/dev/null; then
-	skip "plot" "trace-timeline or gnuplot missing (make analysis)"
-	exit 0
+	skip_all "trace-timeline or gnuplot missing (make analysis)"
 fi
 is_png() { file -b "$1" | grep -q '^PNG image data'; }
 
@@ -51,4 +47,4 @@ usage_error "no run with a trace.dat: exit 2, one line" "$lab" plot "$tmp/runs/u
 usage_error "bad --interval: exit 2, one line" "$lab" plot --interval 0 "$tmp/runs"
 usage_error "no RUN: exit 2, one line" "$lab" plot
 usage_error "missing path: exit 2, one line" "$lab" plot "$tmp/nope"
-echo "1..$tap_n"
+done_testing

@@ -4,16 +4,12 @@
 # only images that exist, and headless Chromium loads it with every image
 # rendered.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/commands/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 if [[ ! -x $top/build/analysis/labstat || ! -x $top/build/analysis/trace-timeline ]] ||
 	! command -v gnuplot >/dev/null; then
-	skip "report" "analysis tools or gnuplot missing (make analysis)"
-	exit 0
+	skip_all "analysis tools or gnuplot missing (make analysis)"
 fi
 
 res=$tmp/results
@@ -94,4 +90,4 @@ usage_error "not a directory: exit 2, one line" "$lab" report "$tmp/nope"
 mkdir -p "$tmp/empty"
 usage_error "no runs: exit 2, one line" "$lab" report "$tmp/empty"
 usage_error "two directories: exit 2, one line" "$lab" report "$res" "$tmp/empty"
-echo "1..$tap_n"
+done_testing

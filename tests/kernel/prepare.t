@@ -4,11 +4,8 @@
 # stops everything with an error naming it, and unexported work in the
 # tree is never overwritten.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../lab/tap.sh
-source "$top/tests/lab/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/tap.bash
+source "$(dirname "$0")/../lib/tap.bash"
 
 # A tiny source tree with Debian's top-level .gitignore block.
 mkdir -p "$tmp/src/linux-source-6.1/mm"
@@ -40,7 +37,7 @@ check "the series applies" test "$rc" = 0
 lab=$tmp/build/src/lab
 check "one commit per patch on top of base" test "$(git -C "$lab" rev-list --count base..HEAD)" = 2
 check "the patched file has the change" grep -q 'first line, patched' "$lab/mm/vmscan.c"
-check "a new file of the series is tracked" git -C "$lab" ls-files --error-unmatch --full-name -- mm/page_replace.c >/dev/null
+check "a new file of the series is tracked" test -n "$(git -C "$lab" ls-files --full-name -- mm/page_replace.c)"
 rc=0
 "$top/kernel/scripts/prepare-tree.sh" lab 2>"$tmp/err" || rc=$?
 check "a second prepare with the same series does nothing" test "$rc" = 0 -a ! -s "$tmp/err"
@@ -69,3 +66,4 @@ printf 'missing.patch\n' >"$tmp/patches/series"
 rc=0
 "$top/kernel/scripts/prepare-tree.sh" lab 2>"$tmp/err" || rc=$?
 check "a missing patch file fails, naming it" grep -q 'missing.patch' "$tmp/err"
+done_testing

@@ -3,11 +3,8 @@
 # (8 for a missing or corrupt kernel), before anything boots, and leaves
 # no result behind.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/lab/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 
 # expect CODE DESCRIPTION ARGS...
 expect() {
@@ -62,3 +59,4 @@ check "run --help documents every option" \
 check "list names every policy" \
 	bash -c "'$top/lab.sh' list | sed -n '/^policies:/,/^workloads:/p' |
 		grep -c -E '^  (vanilla|lru|mglru|clockpro|cart|cart-r|random) ' | grep -qx 7"
+done_testing

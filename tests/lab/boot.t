@@ -3,11 +3,8 @@
 # swaps: the run must verify its data, report the policy that was asked
 # for, and show swap-ins.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/lab/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
 # run_case POLICY: a 256 MiB guest, 280 MiB cycled twice.
@@ -46,3 +43,4 @@ run_case() {
 
 run_case vanilla
 run_case lru
+done_testing

@@ -4,11 +4,8 @@
 # and the next run still works. Faults are injected inside the guest
 # (LAB_INJECT, see images/guest/init) or by killing QEMU from outside.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/lab/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
 # fault NAME EXPECTED_CODE EXPECTED_EXIT [run options...]
@@ -58,3 +55,4 @@ rc=0
 check "a run after all the faults passes" test "$rc" = 0
 check "... and verifies its data" \
 	test "$(jq -r .verified "$(last_line "$tmp/after.out")/result.json" 2>/dev/null)" = true
+done_testing

@@ -3,11 +3,8 @@
 # default policy, at small sizes: it verifies its data, really touches the
 # disk or swap, and lab.sh carries files and reference strings in and out.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/lab/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
 # run_wl NAME POLICY WORKLOAD [lab options] [-- workload options]
@@ -59,3 +56,4 @@ refs=$(last_line "$tmp/cyclic-anon --refs.out")/refs.bin
 check "refs.bin starts with the LABREFS1 magic" test "$(head -c 8 "$refs" 2>/dev/null)" = LABREFS1
 check "refs.bin holds one id per page visit (2 passes x 4096 pages)" \
 	test "$(($(stat -c %s "$refs") - 16))" = $((2 * 4096 * 8))
+done_testing

@@ -4,13 +4,10 @@
 # four tracepoints fire with sane values. The trace is read back with
 # trace-cmd report, an oracle independent of the lab's own analysis code.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../lab/tap.sh
-source "$top/tests/lab/tap.sh"
+# shellcheck source=../lib/tap.bash
+source "$(dirname "$0")/../lib/tap.bash"
 # shellcheck source=lib.sh
 source "$top/tests/policies/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
 
 policies=${LAB_TEST_POLICIES:-lru mglru random}
@@ -54,3 +51,4 @@ for policy in $policies; do
 		(grep -aoE 'distance=-?[0-9]+' || true) | awk -F= '$2 < 0 {n++} END {print n + 0}')
 	check "$policy: refault distances are >= 0" test "$neg" = 0
 done
+done_testing

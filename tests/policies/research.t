@@ -5,13 +5,10 @@
 # own trace event once per reclaim batch with values that hang together.
 # The trace is read back with trace-cmd report, not the lab's own code.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../lab/tap.sh
-source "$top/tests/lab/tap.sh"
+# shellcheck source=../lib/tap.bash
+source "$(dirname "$0")/../lib/tap.bash"
 # shellcheck source=lib.sh
 source "$top/tests/policies/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
 
 policies=${LAB_TEST_POLICIES:-clockpro cart cart-r}
@@ -75,4 +72,4 @@ for policy in $policies; do
 	check "$policy: cyclic-file refaulted (workingset_refault_file > 0)" \
 		jq -e '.vmstat.workingset_refault_file > 0' "$res"
 done
-echo "1..$tap_n"
+done_testing

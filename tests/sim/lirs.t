@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.bash"
 
 traces="$root/../shared/data/lirs-traces"
 if [[ ! -r "$traces/README.md" ]]; then
-	echo "1..0 # SKIP no LIRS traces at $traces"
-	exit 0
+	skip_all "no LIRS traces at $traces"
 fi
 
 # README rows look like: | cs | 6,780 | 1,409 | description |

@@ -2,11 +2,8 @@
 # lab.sh stress and lab/stress-gate.sh refuse bad arguments with exit 2 and
 # one line on stderr, before booting anything or writing a result.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/stress/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
 # bad DESCRIPTION COMMAND...: exit 2, exactly one stderr line, no results.
@@ -48,3 +45,4 @@ rc=0
 "$lab" stress --help >"$tmp/out" 2>&1 || rc=$?
 check "--help: exit 0" test "$rc" = 0
 check "--help lists the exit codes" grep -q 'Exit codes' "$tmp/out"
+done_testing

@@ -5,11 +5,8 @@
 # (LAB_STRESS_INJECT, see images/guest/stress-job.sh) with no other test
 # group, to keep each boot short.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/stress/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
 # gate NAME INJECT GROUPS [stress options...]: run it; sets rc and dir.
@@ -78,3 +75,4 @@ check "no test at all: verdict fail" test "$(json .verdict)" = fail
 
 check "no partial result directory left behind" \
 	test -z "$(find "$LAB_RESULTS" -maxdepth 1 -name '.*.partial')"
+done_testing

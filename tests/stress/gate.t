@@ -6,13 +6,10 @@
 # memcg workloads, the groups whose paths go through the policy hardest.
 # LAB_TEST_STRESS_DURATION (default 12) sets the seconds of stress-ng.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/stress/tap.sh"
+source "$(dirname "$0")/tap.sh"
 # shellcheck source=../../lab/common.sh
 source "$top/lab/common.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
 duration=${LAB_TEST_STRESS_DURATION:-12}
 
@@ -73,3 +70,4 @@ if ((${#lab_policies[@]})); then
 else
 	ok "no lab policy in the built lab kernel yet # SKIP the framework series has not landed"
 fi
+done_testing

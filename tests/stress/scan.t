@@ -5,12 +5,9 @@
 # lockdep debug build with OOM kills, and harness lines that quote report
 # words) passes.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/stress/tap.sh"
+source "$(dirname "$0")/tap.sh"
 fx=$top/tests/stress/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # expect FIXTURE "KIND ..." : exit 5 and exactly these kinds, in order.
 expect() {
@@ -60,3 +57,4 @@ check "... with one line on stderr" test "$(wc -l <"$tmp/err")" = 1
 rc=0
 "$top/lab/stress.sh" --scan >/dev/null 2>"$tmp/err" || rc=$?
 check "--scan without a file: exit 2" test "$rc" = 2
+done_testing

@@ -3,11 +3,8 @@
 # (two real vanilla runs, one passing and one failing), the prose around it
 # kept, the file replaced atomically; bad input refused.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/stress/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/tap.sh"
 runs=$top/tests/stress/fixtures/runs
 pass=$runs/20261203T095922-vanilla-stress-r1-b730
 fail=$runs/20261203T094700-vanilla-stress-r1-1234
@@ -64,3 +61,4 @@ bad "a run dir without stress.json" --table-only --doc "$tmp/R.md" "$tmp"
 echo '{"x":1}' >"$tmp/stress.json"
 bad "a stress.json that is not a gate result" --table-only --doc "$tmp/R.md" "$tmp"
 bad "run dirs without --table-only" --doc "$tmp/R.md" "$pass"
+done_testing

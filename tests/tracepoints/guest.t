@@ -7,21 +7,16 @@
 # kernel's page_replace events must fail to attach there, and run on the
 # lab kernel (policy lru) once it has those events.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/tracepoints/tap.sh"
+source "$(dirname "$0")/tap.sh"
 # shellcheck source=lib.bash
 source "$top/tests/tracepoints/lib.bash"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export LAB_RESULTS=$tmp/res
 build=${LAB_BUILD:-$top/build}
 img=$build/image/rootfs.img
 
 if [[ ! -f $img || ! -f $build/kernels/vanilla/bzImage ]]; then
-	skip "bpftrace programs in the guest" "kernel or guest image not built (make)"
-	echo "1..$tap_n"
-	exit 0
+	skip_all "kernel or guest image not built (make)"
 fi
 
 # The image must carry these very programs and the headers bpftrace's
@@ -99,4 +94,4 @@ if ((${#framework[@]})); then
 		check "lab: ... and no trace-cmd" test ! -e "$dir/trace.dat"
 	fi
 fi
-echo "1..$tap_n"
+done_testing

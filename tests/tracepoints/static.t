@@ -5,19 +5,15 @@
 # fields it reads (scripts rot: vmscan's mm_vmscan_writepage became
 # mm_vmscan_write_folio in 6.1), and its kprobes name real symbols.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
-source "$top/tests/tracepoints/tap.sh"
+source "$(dirname "$0")/tap.sh"
 # shellcheck source=lib.bash
 source "$top/tests/tracepoints/lib.bash"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 vanilla_events=$top/build/src/vanilla/include/trace/events
 lab_events=$top/build/src/lab/include/trace/events
 if [[ ! -d $vanilla_events ]]; then
-	skip "bpftrace programs against the 6.1 sources" "no build/src/vanilla (make kernel-vanilla)"
-	exit 0
+	skip_all "no build/src/vanilla (make kernel-vanilla)"
 fi
 events_fields "$vanilla_events"/*.h >"$tmp/vanilla"
 if [[ -d $lab_events ]]; then events_fields "$lab_events"/*.h >"$tmp/lab"; else : >"$tmp/lab"; fi
@@ -80,4 +76,4 @@ for bt in "${bts[@]}"; do
 		fi
 	fi
 done
-echo "1..$tap_n"
+done_testing

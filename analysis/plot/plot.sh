@@ -55,6 +55,16 @@ absent_columns() {	# absent_columns FILE COLUMN...
 	' "$file"
 }
 
+# "N events lost in M intervals" when the trace lost events (the CSV's
+# lost_events and lost_gaps columns), else nothing.
+lost_summary() {	# lost_summary FILE
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!("lost_gaps" in c)) exit; next }
+		$(c["lost_gaps"]) > 0 { n++; lost += $(c["lost_events"]) }
+		END { if (n) printf "ring buffer lost %.0f events in %d interval%s (shaded)\n", lost, n, n == 1 ? "" : "s" }
+	' "$1"
+}
+
 quote() {	# a gnuplot string literal
 	local s=${1//\\/\\\\}
 	printf '"%s"' "${s//\"/\\\"}"
@@ -110,11 +120,11 @@ title_text=$(quote "${title:-reclaim timeline: $file}"); absent_note=$(quote "$a
 scan_cols=$(quote "$(present_columns "$absent" $SCAN_COLUMNS)"); \
 state_cols=$(quote "$(present_columns "$absent" $STATE_COLUMNS)"); \
 io_cols=$(quote "$(present_columns "$absent" $IO_COLUMNS)"); \
-policy_cols=$(quote "$(policy_columns "$file")")"
+policy_cols=$(quote "$(policy_columns "$file")"); lost_note=$(quote "$(lost_summary "$file")")"
 }
 
 cmd_overlay() {
-	local files="" intervals="" arg label file panel absent
+	local files="" intervals="" arg label file panel absent lost_runs="" lost_keys="" i=0
 	local -A keys=([scanned]="" [reclaimed]="" [refaulted]="" [swapout]="")
 	local -A panel_columns=([scanned]="scanned_anon scanned_file"
 		[reclaimed]="reclaimed_anon reclaimed_file"
@@ -138,10 +148,16 @@ cmd_overlay() {
 			fi
 		done
 		intervals+=" $(interval_of "$file" "$interval")"
+		i=$((i + 1))
+		if [[ -n $(lost_summary "$file") ]]; then
+			lost_runs+=" $i"
+			lost_keys+=" \"$label: events lost\""
+		fi
 	done
 	render "$out" overlay.gp "files=$(quote "${files# }"); intervals=$(quote "${intervals# }"); \
 keys_scanned=$(quote "${keys[scanned]# }"); keys_reclaimed=$(quote "${keys[reclaimed]# }"); \
 keys_refaulted=$(quote "${keys[refaulted]# }"); keys_swapout=$(quote "${keys[swapout]# }"); \
+lost_runs=$(quote "${lost_runs# }"); lost_keys=$(quote "${lost_keys# }"); \
 title_text=$(quote "${title:-reclaim activity by policy}")"
 }
 

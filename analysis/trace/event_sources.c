@@ -14,6 +14,7 @@ const char *const base_column_names[BASE_COLUMNS] = {
 	"remembered_anon", "remembered_file", "refaulted_anon", "refaulted_file",
 	"swapin", "swapout", "file_writes", "deactivated_anon", "deactivated_file",
 	"kswapd_wakes", "direct_reclaims", "direct_reclaim_ms", "throttled",
+	"lost_events", "lost_gaps",
 };
 
 /* Lab events with a fixed meaning; every other page_replace event is
@@ -307,6 +308,8 @@ int event_sources_resolve(struct event_sources *s, struct tep_handle *tep, bool 
 	for (int c = 0; c < BASE_COLUMNS; c++)
 		if ((s->column_names[c] = strdup(base_column_names[c])) == NULL)
 			goto fail;
+	/* The ring buffer flags lost events in every trace (see lost.h). */
+	set_available(s, COL_LOST_EVENTS, COL_LOST_GAPS);
 	resolve_batches(s, tep, notes);
 	resolve_reclaim(s, tep, notes);
 	resolve_nonresident(s, tep, notes);

@@ -18,6 +18,7 @@ struct scan_state {
 	const struct event_sources *sources;
 	struct timeline *timeline;
 	struct summary *summary;
+	struct lost_events *lost;
 	struct tep_handle *tep;
 	unsigned long long interval_ns;
 	unsigned long long t0;
@@ -160,11 +161,24 @@ static void account(struct scan_state *st, const struct event_source *src,
 	}
 }
 
+/* Marks the intervals of a gap before this record in which the ring
+ * buffer lost events. */
+static int account_loss(struct scan_state *st, struct tep_record *rec, int cpu)
+{
+	struct lost_gap gap;
+	int r = lost_account(st->lost, cpu, rec, st->t0, &gap);
+
+	if (r <= 0)
+		return r;
+	double start = (double)(gap.start_ts > st->t0 ? gap.start_ts - st->t0 : 0) / 1e9;
+	double end = (double)(gap.end_ts > st->t0 ? gap.end_ts - st->t0 : 0) / 1e9;
+	return timeline_mark_loss(st->timeline, start, end, gap.count);
+}
+
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
 	struct scan_state *st = data;
 	(void)handle;
-	(void)cpu;
 
 	int id = tep_data_type(st->tep, rec);
 	if (!st->started) {
@@ -177,6 +191,10 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		st->summary->last_ts = rec->ts;
 	if (id >= 0 && id <= st->summary->max_id)
 		st->summary->per_event[id]++;
+	if (account_loss(st, rec, cpu) != 0) {
+		st->failed = true;
+		return -1;
+	}
 
 	const struct event_source *src = event_sources_lookup(st->sources, id);
 	if (src == NULL)
@@ -195,7 +213,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 
 int scan_trace(struct tracecmd_input *handle, const struct event_sources *sources,
 	       struct timeline *timeline, struct summary *summary,
-	       unsigned long long interval_ns)
+	       struct lost_events *lost, unsigned long long interval_ns)
 {
 	struct scan_state *st = calloc(1, sizeof(*st));
 
@@ -206,6 +224,7 @@ int scan_trace(struct tracecmd_input *handle, const struct event_sources *source
 	st->sources = sources;
 	st->timeline = timeline;
 	st->summary = summary;
+	st->lost = lost;
 	st->tep = tracecmd_get_tep(handle);
 	st->interval_ns = interval_ns;
 	tracecmd_iterate_events(handle, NULL, 0, on_record, st);

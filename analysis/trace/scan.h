@@ -5,12 +5,13 @@
 #include <trace-cmd.h>
 
 #include "event_sources.h"
+#include "lost.h"
 #include "summary.h"
 #include "timeline.h"
 
 /* Returns 0, or -1 after printing one error line. */
 int scan_trace(struct tracecmd_input *handle, const struct event_sources *sources,
 	       struct timeline *timeline, struct summary *summary,
-	       unsigned long long interval_ns);
+	       struct lost_events *lost, unsigned long long interval_ns);
 
 #endif

@@ -53,8 +53,40 @@ static void bucket_label(char *buf, size_t len, int b)
 		snprintf(buf, len, "%llu-%llu", 1ULL << (b - 1), (1ULL << b) - 1);
 }
 
+static void write_per_cpu(FILE *out, const unsigned long long *v, int n, const char *open,
+			  const char *sep, const char *close)
+{
+	fputs(open, out);
+	for (int c = 0; c < n; c++)
+		fprintf(out, "%s%llu", c ? sep : "", v[c]);
+	fputs(close, out);
+}
+
+static void write_lost(const struct summary *s, const struct lost_events *lost, FILE *out)
+{
+	unsigned long long n = lost_total(lost), unknown = lost_total_unknown(lost);
+
+	fprintf(out, "lost_events: %llu", n);
+	write_per_cpu(out, lost->lost, lost->ncpus, " (per CPU: ", " ", ")\n");
+	fprintf(out, "lost_gaps: %llu", lost_total_gaps(lost));
+	if (unknown > 0)
+		fprintf(out, " (%llu of unknown size: lost_events is a lower bound)", unknown);
+	fputc('\n', out);
+	if (s->events + n > 0)
+		fprintf(out, "lost_share: %.4f%% of the events that happened\n",
+			100.0 * (double)n / (double)(s->events + n));
+}
+
+void summary_write_json(const struct summary *s, const struct lost_events *lost, FILE *out)
+{
+	fprintf(out, "{\"trace_events\":%llu,", s->events);
+	write_per_cpu(out, lost->lost, lost->ncpus, "\"trace_lost_events\":[", ",", "],");
+	write_per_cpu(out, lost->unknown, lost->ncpus, "\"trace_lost_unknown_gaps\":[", ",", "]}\n");
+}
+
 void summary_write(const struct summary *s, struct tep_handle *tep,
-		   const struct event_sources *sources, const char *trace_path, FILE *out)
+		   const struct event_sources *sources, const struct lost_events *lost,
+		   const char *trace_path, FILE *out)
 {
 	double duration = s->events ? (double)(s->last_ts - s->first_ts) / 1e9 : 0.0;
 
@@ -65,6 +97,7 @@ void summary_write(const struct summary *s, struct tep_handle *tep,
 		fprintf(out, "events_per_s: %.1f\n", (double)s->events / duration);
 	else
 		fprintf(out, "events_per_s: n/a\n");
+	write_lost(s, lost, out);
 	fprintf(out, "\nevent totals (events whose format is in the trace):\n");
 	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
 	for (int i = 0; events != NULL && events[i] != NULL; i++) {

@@ -39,6 +39,29 @@ double *timeline_row(struct timeline *t, size_t index)
 	return &t->cells[index * ncols];
 }
 
+int timeline_mark_loss(struct timeline *t, double start_s, double end_s, long long count)
+{
+	double iv = t->interval_s;
+	size_t first = (size_t)(start_s / iv), last = (size_t)(end_s / iv);
+
+	if (!(end_s > start_s))
+		first = last;
+	for (size_t i = first; i <= last; i++) {
+		double lo = fmax(start_s, (double)i * iv), hi = fmin(end_s, (double)(i + 1) * iv);
+		double share = first == last ? 1.0 : (hi - lo) / (end_s - start_s);
+
+		if (first != last && !(share > 0.0) && i != last)
+			continue;	/* the gap only touches this interval's end */
+		double *row = timeline_row(t, i);
+		if (row == NULL)
+			return -1;
+		row[COL_LOST_GAPS] += 1.0;
+		if (count > 0 && share > 0.0)
+			row[COL_LOST_EVENTS] += (double)count * share;
+	}
+	return 0;
+}
+
 void timeline_write_csv(const struct timeline *t, FILE *out)
 {
 	const struct event_sources *s = t->sources;

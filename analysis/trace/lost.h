@@ -1,0 +1,46 @@
+/* Events the kernel's ring buffer lost before trace-cmd read them.
+ *
+ * The ring buffer runs in overwrite mode: when trace-cmd does not drain a
+ * CPU's buffer fast enough, the writer overwrites the oldest unread page
+ * and counts the events on it as overrun.  The next page trace-cmd reads
+ * carries a "missed events" flag, and the count when the page had room
+ * for it; libtracecmd hands both over as tep_record.missed_events of the
+ * page's first record (a count, or -1 when the page could not hold it).
+ * The lost events happened between the CPU's previous record and that
+ * one: a gap. */
+#ifndef LOST_H
+#define LOST_H
+
+#include <stdbool.h>
+#include <event-parse.h>
+
+struct lost_gap {
+	unsigned long long start_ts;	/* the CPU's previous record (or the trace start) */
+	unsigned long long end_ts;	/* the first record after the gap */
+	long long count;		/* events lost, or -1 when the page held no count */
+};
+
+struct lost_events {
+	int ncpus;
+	unsigned long long *lost;	/* per CPU: events lost in gaps of known size */
+	unsigned long long *gaps;	/* per CPU: gaps, of known size or not */
+	unsigned long long *unknown;	/* per CPU: gaps whose size is unknown */
+	unsigned long long *last_ts;	/* per CPU: the last record seen */
+	bool *seen;			/* per CPU: a record was seen */
+};
+
+/* Returns 0, or -1 when out of memory. */
+int lost_init(struct lost_events *l, int ncpus);
+void lost_free(struct lost_events *l);
+
+/* Accounts one record of the CPU (records in time order; t0 is the trace's
+ * first timestamp).  Returns 1 and fills *gap when events were lost right
+ * before it, 0 when not, -1 when out of memory. */
+int lost_account(struct lost_events *l, int cpu, const struct tep_record *rec,
+		 unsigned long long t0, struct lost_gap *gap);
+
+unsigned long long lost_total(const struct lost_events *l);
+unsigned long long lost_total_gaps(const struct lost_events *l);
+unsigned long long lost_total_unknown(const struct lost_events *l);
+
+#endif

@@ -110,6 +110,13 @@ result_write() {
 	vmstat=$(delta_json "$part/vmstat.before" "$part/vmstat.after")
 	pstats=$(delta_json "$part/policy_stats.before" "$part/policy_stats.after")
 	[[ $exit_class == ok ]] && [[ $(jq -r '.verified // false' <<<"$wres") == true ]] && verified=true
+	# What the trace lost (trace-timeline --lost-json; CONTRACTS.md); null
+	# when trace.dat cannot be read.
+	local tracekeys='{}' tt=$LAB_BUILD/analysis/trace-timeline
+	if [[ -s $part/trace.dat ]]; then
+		tracekeys=$("$tt" --lost-json "$part/trace.dat" 2>/dev/null) ||
+			tracekeys='{"trace_events":null,"trace_lost_events":null,"trace_lost_unknown_gaps":null}'
+	fi
 
 	jq --arg active "${active:-unknown}" --arg uname "$(status_get "$st" uname)" \
 		--arg exit "$exit_class" --arg note "$note" --argjson verified "$verified" \
@@ -119,6 +126,7 @@ result_write() {
 		--argjson qemu_s "$qemu_s" --argjson host_wall "$host_wall" \
 		--argjson boot_to_run "$boot_to_run" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
 		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
+		--argjson tracekeys "$tracekeys" --arg buffer_kb "$(status_get "$st" trace_buffer_kb)" \
 		'. + {policy_active: $active, exit: $exit, note: $note, verified: $verified,
 		  wall_s: $host_wall, guest_wall_s: $rusage.wall_s,
 		  majflt: $rusage.majflt, minflt: $rusage.minflt,
@@ -130,6 +138,8 @@ result_write() {
 		  boot_to_exit_s: $qemu_s, host_boot_to_run_s: $boot_to_run,
 		  uptime_at_init_s: (if $up_init == "" then null else ($up_init | tonumber) end),
 		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end)}
+		| . + $tracekeys
+		| if $buffer_kb == "" then . else .trace_buffer_kb = ($buffer_kb | tonumber) end
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \
 		"$req" >"$part/result.json.tmp" || {
 		rm -f "$part/result.json.tmp"

@@ -178,6 +178,7 @@ run_one() {
 		printf 'LAB_SYSCTL="%s"\n' "${sysctls[*]}"
 		printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
 		printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
+		printf 'LAB_TRACE_BUFFER_KB=%s\n' "${LAB_TRACE_BUFFER_KB:-}"
 	} >"$job/job.env"
 
 	local kernel_json

@@ -342,6 +342,7 @@ int main(int argc, char **argv)
 	}
 	result_bool(&res, "verified", 1);
 	result_num(&res, "elapsed_s", elapsed);
+	free(db.buf);
 	free(index_path);
 	free(record_path);
 	return result_print(&res) ? EXIT_LAB_RUNTIME : 0;

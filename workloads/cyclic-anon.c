@@ -6,176 +6,110 @@
  * lost or corrupted by swap is caught (exit 3) rather than timed.
  */
 #include "args.h"
-#include "clock.h"
+#include "driver.h"
 #include "err.h"
-#include "meminfo.h"
-#include "refs.h"
-#include "result.h"
 #include "stamp.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define NAME "cyclic-anon"
-
-static void usage(void)
-{
-	printf("Usage: " NAME " [options]\n"
-	       "Visit every page of an anonymous mapping in a fixed cyclic order\n"
-	       "(page 0, 1, ..., N-1, repeat) for several passes, verifying and\n"
-	       "rewriting a per-page stamp on every visit.\n\n"
-	       "  --size SIZE       region size: bytes with K/M/G/T suffix or N%% of\n"
-	       "                    MemTotal (default 150%%); rounded down to 4 KiB\n"
-	       "  --passes N        passes over the region (default 3)\n"
-	       "  --seed N          stamp seed (default 1)\n"
-	       "  --phase PHASE     setup|run|all (default all); setup is a no-op\n"
-	       "  --dir DIR         accepted for uniformity and ignored (no files)\n"
-	       "  --emit-refs FILE  write the page reference string (object 0)\n"
-	       "  --help            this text\n\n"
-	       "Exit: 0 ok, 1 runtime error, 2 bad arguments, 3 verification failed.\n");
-}
-
-struct opts {
-	uint64_t size;
+struct cyclic_anon {
 	uint64_t passes;
-	uint64_t seed;
-	enum phase phase;
-	const char *refs_path;
 };
 
-static void parse(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "passes", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "phase", required_argument, NULL, 'P' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "emit-refs", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *size_arg = "150%";
-	int c;
+static const struct option options[] = {
+	{ "passes", required_argument, NULL, 'p' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	o->passes = 3;
-	o->seed = 1;
-	o->phase = PHASE_ALL;
-	o->refs_path = NULL;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			size_arg = optarg;
-			break;
-		case 'p':
-			o->passes = arg_positive("--passes", optarg);
-			break;
-		case 'S':
-			o->seed = arg_u64("--seed", optarg);
-			break;
-		case 'P':
-			o->phase = arg_phase(optarg);
-			break;
-		case 'd':
-			break;
-		case 'r':
-			o->refs_path = optarg;
-			break;
-		case 'h':
-			usage();
-			exit(0);
-		default:
-			arg_getopt_failed(c, argv, optind);
-		}
-	}
-	arg_no_positionals(argc, argv, optind);
-	o->size = arg_size("--size", size_arg, meminfo_total()) / LAB_PAGE_SIZE * LAB_PAGE_SIZE;
-	if (!o->size)
-		die(EXIT_LAB_USAGE, "bad --size value '%s': smaller than one 4 KiB page", size_arg);
+static int option(struct wl *w, int c, const char *arg)
+{
+	struct cyclic_anon *ca = w->priv;
+
+	if (c != 'p')
+		return 0;
+	ca->passes = arg_positive("--passes", arg);
+	return 1;
 }
 
-int main(int argc, char **argv)
+static void prepare(struct wl *w)
 {
-	struct opts o;
-	struct result res;
-	struct refs refs;
-	uint64_t pages;
-	unsigned char *mem;
-	double start, elapsed;
+	struct cyclic_anon *ca = w->priv;
 
-	err_set_prog(NAME);
-	parse(argc, argv, &o);
-	pages = o.size / LAB_PAGE_SIZE;
-	result_init(&res, NAME);
-	result_str(&res, "phase", phase_name(o.phase));
-	result_u64(&res, "size_bytes", o.size);
-	result_u64(&res, "pages", pages);
-	result_u64(&res, "passes", o.passes);
-	result_u64(&res, "seed", o.seed);
+	result_u64(&w->res, "size_bytes", w->size);
+	result_u64(&w->res, "pages", w->size / LAB_PAGE_SIZE);
+	result_u64(&w->res, "passes", ca->passes);
+	result_u64(&w->res, "seed", w->seed);
+}
 
-	if (o.phase == PHASE_SETUP) {
-		/* Nothing to prepare: the region exists only while running. */
-		result_bool(&res, "verified", 1);
-		result_num(&res, "elapsed_s", 0);
-		return result_print(&res) ? EXIT_LAB_RUNTIME : 0;
-	}
+static double run(struct wl *w)
+{
+	struct cyclic_anon *ca = w->priv;
+	uint64_t pages = w->size / LAB_PAGE_SIZE;
+	unsigned char *mem = mmap(NULL, w->size, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	refs_none(&refs);
-	if (o.refs_path && refs_open(&refs, o.refs_path, LAB_PAGE_SIZE))
-		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", o.refs_path,
+	if (mem == MAP_FAILED)
+		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s", (unsigned long long)w->size,
 		    strerror(errno));
-	mem = mmap(NULL, o.size, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (mem == MAP_FAILED) {
-		refs_abort(&refs);
-		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s", (unsigned long long)o.size,
-		    strerror(errno));
-	}
-
-	start = clock_now();
-	for (uint64_t pass = 0; pass < o.passes; pass++) {
+	wl_timer_start(w);
+	for (uint64_t pass = 0; pass < ca->passes; pass++) {
 		for (uint64_t page = 0; page < pages; page++) {
 			unsigned char *p = mem + page * LAB_PAGE_SIZE;
 			long bad;
+			char where[96];
 
-			refs_add(&refs, REFS_ID(0, page));
+			wl_ref(w, 0, page);
 			if (pass == 0)
 				bad = zero_mismatch(p);
 			else
-				bad = stamp_mismatch(p, stamp_key(o.seed, 0, page, pass - 1));
+				bad = stamp_mismatch(p, stamp_key(w->seed, 0, page, pass - 1));
 			if (bad >= 0) {
-				char where[96];
-
-				refs_abort(&refs);
 				snprintf(where, sizeof(where), "page %llu pass %llu offset %ld",
 					 (unsigned long long)page, (unsigned long long)pass, bad);
-				result_bool(&res, "verified", 0);
-				result_str(&res, "verify_error", where);
-				result_num(&res, "elapsed_s", clock_now() - start);
-				result_print(&res);
-				die(EXIT_LAB_VERIFY,
-				    "verification failed at page %llu pass %llu (byte offset %ld): "
-				    "the page lost the stamp written by the previous pass",
-				    (unsigned long long)page, (unsigned long long)pass, bad);
+				wl_verify_failed(w, where,
+						 "verification failed at page %llu pass %llu (byte offset %ld): "
+						 "the page lost the stamp written by the previous pass",
+						 (unsigned long long)page, (unsigned long long)pass, bad);
 			}
-			stamp_fill(p, stamp_key(o.seed, 0, page, pass));
+			stamp_fill(p, stamp_key(w->seed, 0, page, pass));
 		}
 	}
-	elapsed = clock_now() - start;
+	return wl_timer_elapsed(w);
+}
 
-	if (refs_active(&refs)) {
-		result_u64(&res, "refs", refs.count);
-		if (refs_commit(&refs))
-			die(EXIT_LAB_RUNTIME, "cannot write --emit-refs file %s: %s", o.refs_path,
-			    strerror(errno));
-	}
-	result_bool(&res, "verified", 1);
-	result_num(&res, "elapsed_s", elapsed);
-	result_num(&res, "pages_per_s", elapsed > 0 ? (double)(pages * o.passes) / elapsed : 0);
-	return result_print(&res) ? EXIT_LAB_RUNTIME : 0;
+static void report(struct wl *w, double elapsed)
+{
+	struct cyclic_anon *ca = w->priv;
+
+	result_num(&w->res, "pages_per_s",
+		   elapsed > 0 ? (double)(w->size / LAB_PAGE_SIZE * ca->passes) / elapsed : 0);
+}
+
+static const struct wl_spec spec = {
+	.name = "cyclic-anon",
+	.about = "Visit every page of an anonymous mapping in a fixed cyclic order\n"
+		 "(page 0, 1, ..., N-1, repeat) for several passes, verifying and\n"
+		 "rewriting a per-page stamp on every visit. Setup is a no-op.\n",
+	.help = "  --size SIZE       region size: bytes with K/M/G/T suffix or N% of\n"
+		"                    MemTotal (default 150%); rounded down to 4 KiB\n"
+		"  --passes N        passes over the region (default 3)\n"
+		"  --seed N          stamp seed (default 1)\n"
+		"  --dir DIR         accepted for uniformity and ignored (no files)\n",
+	.objects = "object 0, the region",
+	.flags = WL_SIZE,
+	.options = options,
+	.option = option,
+	.prepare = prepare,
+	.run = run,
+	.report = report,
+};
+
+int main(int argc, char **argv)
+{
+	struct cyclic_anon ca = { .passes = 3 };
+
+	return wl_main(argc, argv, &spec, &ca);
 }

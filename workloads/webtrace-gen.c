@@ -32,12 +32,13 @@ static void usage(void)
 	       "bytes, timestamp in seconds). Same options and seed, same bytes.\n\n"
 	       "  --out FILE        trace file to write (required; written to a\n"
 	       "                    temporary name, then renamed)\n"
-	       WEBGEN_HELP
+	       "%s"
 	       "  --seed N          generator seed (default 1)\n"
 	       "  --emit-refs FILE  also write the trace's page reference string\n"
 	       "                    (every 4 KiB page of every request, object = ASU)\n"
 	       "  --help            this text\n\n"
-	       "Exit: 0 ok, 1 runtime error, 2 bad arguments.\n");
+	       "Exit: 0 ok, 1 runtime error, 2 bad arguments.\n",
+	       WEBGEN_HELP);
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,12 @@ static void vreport(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+_Noreturn void vdie(int code, const char *fmt, va_list ap)
+{
+	vreport(fmt, ap);
+	exit(code);
+}
+
 _Noreturn void die(int code, const char *fmt, ...)
 {
 	va_list ap;

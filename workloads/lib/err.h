@@ -2,6 +2,8 @@
 #ifndef LAB_ERR_H
 #define LAB_ERR_H
 
+#include <stdarg.h>
+
 enum lab_exit {
 	EXIT_LAB_OK = 0,
 	EXIT_LAB_RUNTIME = 1,
@@ -16,6 +18,8 @@ const char *err_prog(void);
 /* Print "PROG: message" on stderr and exit with code. */
 _Noreturn void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+_Noreturn void vdie(int code, const char *fmt, va_list ap);
 
 /* Print "PROG: message" on stderr and continue. */
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

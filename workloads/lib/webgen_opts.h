@@ -23,16 +23,19 @@ enum {
 	{ "alpha", required_argument, NULL, WEBGEN_OPT_ALPHA },               \
 	{ "rate", required_argument, NULL, WEBGEN_OPT_RATE }
 
+/* Help lines: plain text, printed with "%s" (not a printf format). */
 #define WEBGEN_HELP                                                           \
-	"  --footprint SIZE  bytes covered by the trace, K/M/G/T or N%% of\n"    \
-	"                    MemTotal (default 150%%); --size is the same\n"      \
+	"  --footprint SIZE  bytes covered by the trace, K/M/G/T or N% of\n"    \
+	"                    MemTotal (default 150%); --size is the same\n"      \
 	"  --requests N      number of requests (default 150000)\n"             \
 	"  --asus N          ASUs (storage units, one file each; default 3)\n"  \
 	"  --alpha X         Zipf exponent of object popularity (default 0.9)\n" \
 	"  --rate X          mean arrival rate, requests/s (default 1000)\n"    \
 	"  Model: 32 KiB objects, Zipf popularity over a seeded permutation,\n"  \
-	"  sizes 4K 5%%, 8K 40%%, 16K 30%%, 24K 10%%, 32K 15%% inside one\n"       \
+	"  sizes 4K 5%, 8K 40%, 16K 30%, 24K 10%, 32K 15% inside one\n"       \
 	"  object, read-only, Poisson arrivals (see workloads/README.md).\n"
+
+/* Help lines (plain text, no printf format). */
 
 /* Handle one generator option; returns 1 if c was one, 0 otherwise.
  * *footprint_arg receives --footprint/--size for parsing once MemTotal is

@@ -1,0 +1,307 @@
+#include "driver.h"
+
+#include "clock.h"
+#include "datafile.h"
+#include "err.h"
+#include "meminfo.h"
+#include "stamp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum {
+	OPT_SIZE = 0x2000,
+	OPT_SEED,
+	OPT_PHASE,
+	OPT_DIR,
+	OPT_REFS,
+	OPT_KEEP_CACHES,
+	OPT_READAHEAD,
+	OPT_HELP,
+};
+
+static const struct option common_options[] = {
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "phase", required_argument, NULL, OPT_PHASE },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "emit-refs", required_argument, NULL, OPT_REFS },
+	{ "help", no_argument, NULL, OPT_HELP },
+};
+
+static const struct option size_option = { "size", required_argument, NULL, OPT_SIZE };
+
+static const struct option file_options[] = {
+	{ "no-drop-caches", no_argument, NULL, OPT_KEEP_CACHES },
+	{ "readahead", required_argument, NULL, OPT_READAHEAD },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void usage(const struct wl_spec *s)
+{
+	printf("Usage: %s [options]\n%s\n%s", s->name, s->about, s->help);
+	printf("  --phase PHASE     setup: create the data set; run: the timed phase\n"
+	       "                    only; all (default): setup, ");
+	if (s->flags & WL_FILES)
+		printf("fsync, fadvise(DONTNEED),\n"
+		       "                    drop caches if allowed, ");
+	printf("run\n");
+	if (s->flags & WL_FILES)
+		printf("  --no-drop-caches  with --phase all, do not write drop_caches (only\n"
+		       "                    fsync and fadvise this workload's files)\n"
+		       "  --readahead on|off  off: posix_fadvise(POSIX_FADV_RANDOM) on every\n"
+		       "                    data file (and madvise(MADV_RANDOM) on its\n"
+		       "                    mappings), so the kernel reads only the pages\n"
+		       "                    asked for (default on)\n");
+	printf("  --emit-refs FILE  write the timed phase's page reference string\n"
+	       "                    (LABREFS1; %s)\n"
+	       "  --help            this text\n",
+	       s->objects);
+	if (s->notes)
+		printf("\n%s", s->notes);
+	printf("\nExit: 0 ok, 1 runtime error, 2 bad arguments, 3 verification failed.\n");
+}
+
+static struct option *all_options(const struct wl_spec *s)
+{
+	size_t own = 0, n = 0;
+	struct option *o;
+
+	while (s->options && s->options[own].name)
+		own++;
+	o = calloc(own + COUNT(common_options) + COUNT(file_options) + 2, sizeof(*o));
+	if (!o)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	for (size_t i = 0; i < own; i++)
+		o[n++] = s->options[i];
+	for (size_t i = 0; i < COUNT(common_options); i++)
+		o[n++] = common_options[i];
+	if (s->flags & WL_SIZE)
+		o[n++] = size_option;
+	if (s->flags & WL_FILES)
+		for (size_t i = 0; i < COUNT(file_options); i++)
+			o[n++] = file_options[i];
+	return o; /* calloc'd: the terminator is all zero */
+}
+
+static int parse_readahead(const char *arg)
+{
+	if (!strcmp(arg, "on"))
+		return 1;
+	if (!strcmp(arg, "off"))
+		return 0;
+	die(EXIT_LAB_USAGE, "bad --readahead value '%s': expected on or off", arg);
+}
+
+static void parse(struct wl *w, int argc, char **argv)
+{
+	const struct wl_spec *s = w->spec;
+	struct option *longopts = all_options(s);
+	int c;
+
+	w->size_arg = "150%";
+	w->seed = 1;
+	w->phase = PHASE_ALL;
+	w->dir = "/data";
+	w->readahead = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SIZE:
+			w->size_arg = optarg;
+			break;
+		case OPT_SEED:
+			w->seed = arg_u64("--seed", optarg);
+			break;
+		case OPT_PHASE:
+			w->phase = arg_phase(optarg);
+			break;
+		case OPT_DIR:
+			w->dir = optarg;
+			break;
+		case OPT_REFS:
+			w->refs_path = optarg;
+			break;
+		case OPT_KEEP_CACHES:
+			w->keep_caches = 1;
+			break;
+		case OPT_READAHEAD:
+			w->readahead = parse_readahead(optarg);
+			break;
+		case 'h':
+		case OPT_HELP:
+			usage(s);
+			exit(0);
+		default:
+			if (c == '?' || c == ':' || !s->option || !s->option(w, c, optarg))
+				arg_getopt_failed(c, argv, optind);
+		}
+	}
+	free(longopts);
+	arg_no_positionals(argc, argv, optind);
+	if (s->flags & WL_SIZE) {
+		uint64_t min = s->min_pages ? s->min_pages : 1;
+
+		w->size = arg_size("--size", w->size_arg, meminfo_total()) / LAB_PAGE_SIZE *
+			  LAB_PAGE_SIZE;
+		if (w->size / LAB_PAGE_SIZE < min) {
+			if (min == 1)
+				die(EXIT_LAB_USAGE,
+				    "bad --size value '%s': smaller than one 4 KiB page", w->size_arg);
+			die(EXIT_LAB_USAGE, "bad --size value '%s': need at least %llu pages (%llu KiB)",
+			    w->size_arg, (unsigned long long)min, (unsigned long long)min * 4);
+		}
+	}
+	/* setup writes in --dir; run only reads what is there. */
+	if ((s->flags & WL_FILES) && access(w->dir, W_OK | X_OK) &&
+	    (w->phase != PHASE_RUN || access(w->dir, X_OK)))
+		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", w->dir, strerror(errno));
+}
+
+void wl_timer_start(struct wl *w)
+{
+	w->start = clock_now();
+}
+
+double wl_timer_elapsed(const struct wl *w)
+{
+	return clock_now() - w->start;
+}
+
+_Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	refs_abort(&w->refs);
+	result_bool(&w->res, "verified", 0);
+	result_str(&w->res, "verify_error", where);
+	result_num(&w->res, "elapsed_s", wl_timer_elapsed(w));
+	result_print(&w->res);
+	va_start(ap, fmt);
+	vdie(EXIT_LAB_VERIFY, fmt, ap);
+}
+
+void wl_track_fd(struct wl *w, int fd, const char *what)
+{
+	if (w->nfds == w->fds_cap) {
+		size_t cap = w->fds_cap ? 2 * w->fds_cap : 8;
+		int *fds = realloc(w->fds, cap * sizeof(*fds));
+
+		if (!fds)
+			die(EXIT_LAB_RUNTIME, "out of memory");
+		w->fds = fds;
+		w->fds_cap = cap;
+	}
+	w->fds[w->nfds++] = fd;
+	if (!w->readahead) {
+		int err = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+
+		if (err)
+			die(EXIT_LAB_RUNTIME, "cannot switch readahead off on %s: %s", what,
+			    strerror(err));
+	}
+}
+
+int wl_open_data(struct wl *w, const char *path, uint64_t pages, uint64_t object, int flags)
+{
+	int fd = datafile_open(path, pages, w->seed, object, flags);
+
+	wl_track_fd(w, fd, path);
+	return fd;
+}
+
+const unsigned char *wl_map(struct wl *w, int fd, uint64_t bytes, const char *what)
+{
+	void *p = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		die(EXIT_LAB_RUNTIME, "cannot map the %s file: %s", what, strerror(errno));
+	if (!w->readahead && madvise(p, bytes, MADV_RANDOM))
+		die(EXIT_LAB_RUNTIME, "cannot switch readahead off on the %s mapping: %s", what,
+		    strerror(errno));
+	return p;
+}
+
+char *wl_path(const struct wl *w, const char *name)
+{
+	return datafile_path(w->dir, name);
+}
+
+static void uncache(struct wl *w)
+{
+	for (size_t i = 0; i < w->nfds; i++) {
+		int err = datafile_uncache(w->fds[i], 0);
+
+		if (err)
+			die(EXIT_LAB_RUNTIME, "cannot drop the data set from the page cache: %s",
+			    strerror(err));
+	}
+	if (!w->keep_caches) {
+		int err = drop_caches();
+
+		if (err)
+			die(EXIT_LAB_RUNTIME, "cannot drop caches: %s", strerror(err));
+	}
+}
+
+static double run_phase(struct wl *w)
+{
+	const struct wl_spec *s = w->spec;
+	double elapsed;
+
+	if (s->open)
+		s->open(w);
+	if (w->phase == PHASE_ALL && (s->flags & WL_FILES))
+		uncache(w);
+	elapsed = s->run(w);
+	if (s->report)
+		s->report(w, elapsed);
+	for (size_t i = 0; i < w->nfds; i++)
+		close(w->fds[i]);
+	w->nfds = 0;
+	if (refs_active(&w->refs)) {
+		result_u64(&w->res, "refs", w->refs.count);
+		if (refs_commit(&w->refs))
+			die(EXIT_LAB_RUNTIME, "cannot write --emit-refs file %s: %s", w->refs_path,
+			    strerror(errno));
+	}
+	return elapsed;
+}
+
+int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv)
+{
+	struct wl w = { .spec = spec, .priv = priv };
+	double elapsed = 0;
+
+	err_set_prog(spec->name);
+	parse(&w, argc, argv);
+	result_init(&w.res, spec->name);
+	result_str(&w.res, "phase", phase_name(w.phase));
+	if (spec->flags & WL_FILES)
+		result_str(&w.res, "readahead", w.readahead ? "on" : "off");
+	spec->prepare(&w);
+
+	refs_none(&w.refs);
+	if ((w.phase & PHASE_RUN) && w.refs_path &&
+	    refs_open(&w.refs, w.refs_path, LAB_PAGE_SIZE))
+		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", w.refs_path,
+		    strerror(errno));
+	if ((w.phase & PHASE_SETUP) && spec->setup) {
+		double t = clock_now();
+
+		spec->setup(&w);
+		result_num(&w.res, "setup_s", clock_now() - t);
+	}
+	if (w.phase & PHASE_RUN)
+		elapsed = run_phase(&w);
+	result_bool(&w.res, "verified", 1);
+	result_num(&w.res, "elapsed_s", elapsed);
+	free(w.fds);
+	return result_print(&w.res) ? EXIT_LAB_RUNTIME : 0;
+}

@@ -1,0 +1,117 @@
+/*
+ * The workload driver: the skeleton every workload shares (CONTRACTS.md),
+ * written once. A workload describes itself in a struct wl_spec and hands
+ * over to wl_main(), which
+ *
+ *   1. parses the common options (--seed, --phase, --dir, --emit-refs,
+ *      --help, and with the flags below --size, --no-drop-caches,
+ *      --readahead) and passes the workload's own to spec->option;
+ *   2. calls spec->prepare (validate, lay out, add the describing RESULT
+ *      fields), then opens the --emit-refs file (before setup, so a bad
+ *      path costs nothing);
+ *   3. setup phase: spec->setup, timed as "setup_s";
+ *   4. run phase: spec->open (data files through wl_open_data, so the
+ *      readahead advice and the cache dropping of --phase all reach them),
+ *      with --phase all fsync + POSIX_FADV_DONTNEED of those files and
+ *      drop_caches, then spec->run (which starts the clock with
+ *      wl_timer_start and returns the elapsed seconds), spec->report;
+ *   5. commits the reference string ("refs"), adds "verified" and
+ *      "elapsed_s" and prints the one RESULT line.
+ *
+ * A verification failure goes through wl_verify_failed (RESULT line with
+ * "verified":false and "verify_error", exit 3); any other error is die()
+ * (the unfinished reference file is removed at exit).
+ */
+#ifndef LAB_DRIVER_H
+#define LAB_DRIVER_H
+
+#include "args.h"
+#include "refs.h"
+#include "result.h"
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum wl_flags {
+	WL_SIZE = 1u << 0,  /* --size SIZE (default 150% of MemTotal), in w->size */
+	WL_FILES = 1u << 1, /* data files in --dir: --no-drop-caches, --readahead */
+};
+
+struct wl;
+
+struct wl_spec {
+	const char *name;
+	const char *about;   /* what it does, printed after the Usage line */
+	const char *help;    /* the workload's own option lines (--size, --dir too) */
+	const char *objects; /* what the objects of its reference string are */
+	const char *notes;   /* optional paragraph after the options */
+	unsigned flags;
+	uint64_t min_pages; /* WL_SIZE: the smallest size, in 4 KiB pages (>= 1) */
+	/* The workload's own long options (vals below 0x2000), NULL-terminated. */
+	const struct option *options;
+	/* Handle one of them: 1 if c was its, 0 otherwise. Bad values: die(2). */
+	int (*option)(struct wl *w, int c, const char *arg);
+	void (*prepare)(struct wl *w);
+	void (*setup)(struct wl *w);  /* NULL: nothing to set up */
+	void (*open)(struct wl *w);   /* NULL: no data set to open */
+	double (*run)(struct wl *w);  /* the timed phase; returns its seconds */
+	void (*report)(struct wl *w, double elapsed); /* NULL: nothing to add */
+};
+
+struct wl {
+	const struct wl_spec *spec;
+	void *priv; /* the workload's own state */
+	uint64_t size; /* WL_SIZE: bytes, rounded down to 4 KiB */
+	const char *size_arg;
+	uint64_t seed;
+	enum phase phase;
+	const char *dir;
+	const char *refs_path;
+	int keep_caches; /* --no-drop-caches */
+	int readahead;   /* --readahead on (1, default) or off (0) */
+	struct refs refs;
+	struct result res;
+	double start; /* of the timed phase */
+	int *fds;     /* data files opened by wl_open_data */
+	size_t nfds, fds_cap;
+};
+
+/* Run the workload; returns main()'s exit code. */
+int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv);
+
+/* The timed phase starts now; elapsed seconds since then. */
+void wl_timer_start(struct wl *w);
+double wl_timer_elapsed(const struct wl *w);
+
+/* Record the reference (object, page) of the timed phase. */
+static inline void wl_ref(struct wl *w, uint64_t object, uint64_t page)
+{
+	refs_add(&w->refs, REFS_ID(object, page));
+}
+
+/* Print the RESULT line with "verified":false and "verify_error":where,
+ * then "NAME: message" on stderr, and exit 3. */
+_Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Open a stamped data file set up by datafile_create (exits 1 when it is
+ * missing or was set up with other options), remember it for the cache
+ * dropping of --phase all and, with --readahead off, advise
+ * POSIX_FADV_RANDOM on it: the kernel then reads exactly the pages a
+ * read() asks for, no readahead window.
+ */
+int wl_open_data(struct wl *w, const char *path, uint64_t pages, uint64_t object, int flags);
+
+/* Remember an fd the workload opened itself (same treatment as above). */
+void wl_track_fd(struct wl *w, int fd, const char *what);
+
+/* A shared read-only mapping of a data file; with --readahead off also
+ * madvise(MADV_RANDOM), which stops the fault path's read-around. */
+const unsigned char *wl_map(struct wl *w, int fd, uint64_t bytes, const char *what);
+
+/* With --dir: "DIR/name", malloc'd. */
+char *wl_path(const struct wl *w, const char *name);
+
+#endif

@@ -230,6 +230,7 @@ int main(int argc, char **argv)
 	struct mdb db = { .ops = DEFAULT_OPS, .mode = MODE_PREAD };
 	int rc = wl_main(argc, argv, &spec, &db);
 
+	free(db.buf);
 	free(db.index_path);
 	free(db.record_path);
 	return rc;

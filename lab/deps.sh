@@ -15,6 +15,8 @@ packages=(
 	qemu-system-x86 busybox-static e2fsprogs util-linux trace-cmd bpftrace
 	linux-libc-dev
 	stress-ng
+	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
+	libleveldb-dev libsnappy-dev libsqlite3-dev g++
 	# host tools: results, analysis, plots, report checks
 	jq libtracecmd-dev libtracefs-dev libtraceevent-dev libgsl-dev
 	libjansson-dev pkg-config gnuplot-nox chromium

@@ -126,9 +126,16 @@ static struct tracecmd_input *open_trace(const char *path)
 		fprintf(stderr, "trace-timeline: %s: not a regular file\n", path);
 		return NULL;
 	}
-	struct tracecmd_input *handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (handle == NULL)
+	/* Headers, then the CPU data apart: tracecmd_open() frees a handle
+	 * whose data fails to initialise with tracecmd_close(), which
+	 * crashes (NULL read) on some corrupt files in libtracecmd (trace-cmd 3.1.6)
+	 * (found by fuzz/, input in fuzz/regress/trace-timeline). Such a
+	 * handle is left to the exit that follows instead. */
+	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (handle == NULL || tracecmd_init_data(handle) < 0) {
 		fprintf(stderr, "trace-timeline: %s: not a readable trace-cmd trace.dat\n", path);
+		return NULL;
+	}
 	return handle;
 }
 

@@ -22,6 +22,8 @@ packages=(
 	libjansson-dev pkg-config gnuplot-nox chromium
 	# tests and the patch checks
 	shellcheck perl python3-ply python3-git
+	# fuzz targets (libFuzzer) and their replay in make test
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # lab.sh compare: the cover-letter table of runs, via labstat.
 #
-#   compare.sh [--baseline POLICY] [--format text|markdown|csv]
-#              [--metric M]... [--no-bound] RESULTS...
+#   compare.sh [--baseline POLICY] [--format text|markdown|html|csv]
+#              [--metric M]... [--ignore PARAM]... [--no-bound] RESULTS...
 #
 # RESULTS are run directories or any directories holding runs at any
 # depth (results/, a matrix directory). Runs are found by their
 # result.json; directories being written (.partial) are not runs. When
 # some runs recorded their reference string (--refs), a second table
-# follows (lab.sh bound --summary): per workload and policy, OPT's misses
-# and the policy's own model's at the runs' size, next to the kernel's.
+# follows (lab.sh bound --summary): per experiment, OPT's misses and the
+# policy's own model's at the runs' size, next to the kernel's. Runs are
+# grouped into experiments by labstat's one rule (every parameter that can
+# change a count); --ignore merges on purpose.
 set -euo pipefail
 lab_prog="lab compare"
 # shellcheck source=common.sh
@@ -17,21 +19,29 @@ source "$(dirname "$0")/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab.sh compare [--baseline POLICY] [--format text|markdown|csv]
-                      [--metric [LABEL=]PATH[+PATH...]]... [--no-bound]
-                      RESULTS...
+usage: lab.sh compare [--baseline POLICY] [--format text|markdown|html|csv]
+                      [--metric [LABEL=]PATH[+PATH...]]... [--ignore PARAM]...
+                      [--no-bound] RESULTS...
 
-Rows are workloads (and sizes), columns policies: mean ± 95% CI (Student
-t), n, the ratio to the baseline and * where Welch's t-test gives p < 0.05;
-a gmean row summarises the ratios. RESULTS: run directories or
-directories holding runs at any depth; failed runs are left out (a note
-on stderr says which).
+Rows are workloads (with the parameters that differ between their runs),
+columns policies (with the kernel, where runs of one policy or flavour
+differ in it): mean ± 95% CI (Student t), n, the ratio to the baseline
+and * where Welch's t-test gives p < 0.05; a gmean row summarises the
+ratios. Runs are averaged only when every parameter that can change a
+count matches (kernel, workload options, memory, vCPUs, accel, trace,
+sysctls, boot args, cgroup, switch_at: CONTRACTS.md). Traced runs that
+lost more than 0.1% of their trace events are listed after the tables.
+RESULTS: run directories or directories holding runs at any depth;
+failed runs are left out (a note on stderr says which).
 
   --baseline P   the policy ratios refer to (default: lru when some run
                  has it, else vanilla when some run has it, else lru)
-  --format F     text (default), markdown or csv
+  --format F     text (default), markdown, html or csv
   --metric M     a result.json path, repeatable (default: wall_s, majflt,
                  vmstat.pswpin, vmstat.pswpout, refaults)
+  --ignore P     merge runs that differ only in parameter P, e.g.
+                 kernel.series_sha or params.sysctl (repeatable); without
+                 it, a baseline that ran on two kernels is refused (exit 3)
   --no-bound     leave out the OPT/model table of runs recorded with --refs
 USAGE
 }
@@ -42,20 +52,21 @@ USAGE
 }
 
 baseline="" format=text bound=1
-metrics=() inputs=()
+metrics=() inputs=() ignore=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--format) need "$@"; format=$2; shift 2 ;;
 	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
+	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	--no-bound) bound=0; shift ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh compare --help)" ;;
 	*) inputs+=("$1"); shift ;;
 	esac
 done
-in_list "$format" text markdown csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|csv)"
+in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|html|csv)"
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one results directory (see lab.sh compare --help)"
 labstat=$LAB_BUILD/analysis/labstat
 [[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
@@ -85,7 +96,10 @@ if [[ -z $baseline ]]; then
 	grep -qx lru <<<"$have" || { grep -qx vanilla <<<"$have" && baseline=vanilla; }
 fi
 
-"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${runs[@]}"
+rc=0
+"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${ignore[@]}" "${runs[@]}" || rc=$?
+# labstat said why: 2 bad --metric or --ignore, 3 the table would mix experiments.
+((rc == 0)) || exit "$((rc == 1 ? EX_HARNESS : rc))"
 
 if ((bound)); then
 	with_refs=()
@@ -94,6 +108,6 @@ if ((bound)); then
 	done
 	if ((${#with_refs[@]})); then
 		echo
-		"$LAB_TOP/lab/bound.sh" --summary --format "$format" "${with_refs[@]}"
+		"$LAB_TOP/lab/bound.sh" --summary --format "$format" "${ignore[@]}" "${with_refs[@]}"
 	fi
 fi

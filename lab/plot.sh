@@ -5,10 +5,12 @@
 #
 # Per run with a trace.dat: trace-timeline turns it into a CSV and
 # analysis/plot/plot.sh draws timeline.png and .svg (in the run directory,
-# or DIR/<run-id>-timeline.* with --out). Runs of one workload and size,
-# two or more, are also overlaid (one line per run, labelled by policy)
-# into overlay-WORKLOAD[-SIZE].* in DIR, or in the first run's parent
-# directory without --out. Prints every file written on stdout.
+# or DIR/<run-id>-timeline.* with --out). Runs of one experiment but the
+# policy (labstat's grouping: the same workload options, memory, trace
+# and the rest), two or more, are also overlaid (one line per run,
+# labelled by its column: the policy, with the kernel where it differs)
+# into overlay-SLUG.* in DIR, or in the first run's parent directory
+# without --out. Prints every file written on stdout.
 set -euo pipefail
 lab_prog="lab plot"
 # shellcheck source=common.sh
@@ -49,23 +51,35 @@ done
 [[ $interval =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --interval '$interval' (milliseconds)"
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh plot --help)"
 timeline=$LAB_BUILD/analysis/trace-timeline
+labstat=$LAB_BUILD/analysis/labstat
 plot=$LAB_TOP/analysis/plot/plot.sh
-[[ -x $timeline ]] || die "$EX_MISSING" "no ${timeline#"$LAB_TOP"/} (run make analysis)"
+for tool in "$timeline" "$labstat"; do
+	[[ -x $tool ]] || die "$EX_MISSING" "no ${tool#"$LAB_TOP"/} (run make analysis)"
+done
 
 for arg in "${inputs[@]}"; do
 	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
 	[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
 done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Every completed run with its experiment (row) and column, from labstat.
+"$labstat" --list-runs "${inputs[@]}" >"$tmp/runs.csv" 2>"$tmp/list.err" ||
+	die "$EX_USAGE" "$(grep -v '^labstat: note:' "$tmp/list.err" | head -n1 | sed 's/^labstat: //')"
 runs=() untraced=()
-while IFS= read -r -d '' r; do
-	d=$(dirname "$r")
-	if [[ -s $d/trace.dat ]]; then runs+=("$d"); else untraced+=("$d"); fi
-done < <(
-	for arg in "${inputs[@]}"; do
-		[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory"
-		find "$(cd "$arg" && pwd)" -name result.json -type f -not -path '*/.*' -print0
-	done | sort -zu
-)
+declare -A row_of column_of
+while IFS=, read -r row column _ result; do
+	d=$(dirname "$result")
+	d=$(cd "$d" && pwd)
+	if [[ -s $d/trace.dat ]]; then
+		runs+=("$d")
+		row_of[$d]=$row
+		column_of[$d]=$column
+	else
+		untraced+=("$d")
+	fi
+done < <(tail -n +2 "$tmp/runs.csv")
 ((${#runs[@]})) || die "$EX_USAGE" "no run with a trace.dat under ${inputs[*]} (record with lab.sh run --trace events)"
 for d in "${untraced[@]}"; do
 	say "note: ${d#"$PWD"/}: no trace.dat (run without --trace events), skipped"
@@ -75,12 +89,6 @@ if [[ -n $out_dir ]]; then
 	out_dir=$(cd "$out_dir" && pwd)
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-group_of() {
-	jq -r '.workload + (if (.params.size // "") != "" then " size=" + .params.size else "" end)' "$1/result.json"
-}
 
 # One timeline per run; the CSV stays beside the plot.
 declare -A csv_of
@@ -91,23 +99,23 @@ for d in "${runs[@]}"; do
 		die "$EX_HARNESS" "trace-timeline failed on ${d#"$PWD"/}/trace.dat: $(head -n1 "$tmp/tt.err")"
 	fi
 	csv_of[$d]=$base.csv
-	title="$(jq -r .policy "$d/result.json"): $(group_of "$d") ($id)"
+	title="${column_of[$d]}: ${row_of[$d]} ($id)"
 	"$plot" timeline -t "$title" -o "$base" "$base.csv" ||
 		die "$EX_HARNESS" "plot.sh timeline failed on $base.csv"
 	printf '%s\n' "$base.csv" "$base.png" "$base.svg"
 done
 
-# Overlays: one per workload and size with two or more traced runs.
+# Overlays: one per experiment (but the policy) with two or more traced runs.
 while IFS= read -r group; do
 	members=()
 	for d in "${runs[@]}"; do
-		[[ $(group_of "$d") == "$group" ]] && members+=("$d")
+		[[ ${row_of[$d]} == "$group" ]] && members+=("$d")
 	done
 	((${#members[@]} >= 2)) || continue
 	declare -A seen=()
 	pairs=()
 	for d in "${members[@]}"; do
-		label=$(jq -r .policy "$d/result.json")
+		label=$(tr -c 'A-Za-z0-9_.+\n-' '_' <<<"${column_of[$d]}")
 		seen[$label]=$((${seen[$label]:-0} + 1))
 		((${seen[$label]} == 1)) || label=$label-${seen[$label]}
 		# plot.sh overlay takes no spaces in paths: link the CSVs.
@@ -115,10 +123,10 @@ while IFS= read -r group; do
 		pairs+=("$label=$tmp/$label.csv")
 	done
 	unset seen
-	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group/ size=/-}" | sed 's/-*$//')
+	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group// /-}" | sed 's/-*$//; s/--*/-/g')
 	dest=${out_dir:-$(dirname "${members[0]}")}/overlay-$slug
 	"$plot" overlay -t "$group: reclaim by policy" -o "$dest" "${pairs[@]}" ||
 		die "$EX_HARNESS" "plot.sh overlay failed for $group"
 	rm -f "$tmp"/*.csv
 	printf '%s\n' "$dest.png" "$dest.svg"
-done < <(for d in "${runs[@]}"; do group_of "$d"; done | sort -u)
+done < <(for d in "${runs[@]}"; do printf '%s\n' "${row_of[$d]}"; done | sort -u)

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # lab.sh report: one HTML page with the comparison tables and every plot.
 #
-#   report.sh [--baseline POLICY] [--metric M]... DIR
+#   report.sh [--baseline POLICY] [--metric M]... [--ignore PARAM]... DIR
 #
 # Writes DIR/report.html and its images in DIR/report-plots/: the
-# comparison tables of lab.sh compare (Markdown turned into HTML tables),
-# a comparison chart per metric (analysis/plot compare), the timelines and
-# overlays of lab.sh plot for runs with a trace.dat, and the OPT/model
-# table and miss-ratio curves of lab.sh bound for runs with refs.bin. The
-# page links its images relatively, so DIR can be moved or served as is.
-# Both are built under temporary names and renamed when complete.
+# comparison tables (labstat writes them as HTML, and the long CSV for the
+# charts, in one pass), a comparison chart per metric (analysis/plot
+# compare), the timelines and overlays of lab.sh plot for runs with a
+# trace.dat, and the OPT/model tables (HTML from labstat too) and
+# miss-ratio curves of lab.sh bound for runs with refs.bin. The page
+# links its images relatively, so DIR can be moved or served as is. Both
+# are built under temporary names and renamed when complete.
 set -euo pipefail
 lab_prog="lab report"
 # shellcheck source=common.sh
@@ -17,7 +18,7 @@ source "$(dirname "$0")/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab.sh report [--baseline POLICY] [--metric M]... DIR
+usage: lab.sh report [--baseline POLICY] [--metric M]... [--ignore PARAM]... DIR
 
 Writes DIR/report.html (and DIR/report-plots/) from every run under DIR:
 the comparison tables (mean ± 95% CI, ratio, Welch's t-test), comparison
@@ -26,6 +27,7 @@ bounds of runs recorded with --refs.
 
   --baseline P   as in lab.sh compare (default: lru, else vanilla)
   --metric M     as in lab.sh compare, repeatable
+  --ignore P     as in lab.sh compare, repeatable
 USAGE
 }
 
@@ -34,12 +36,13 @@ USAGE
 	exit 0
 }
 
-baseline="" metrics=() dir=""
+baseline="" metrics=() ignore=() dir=""
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
+	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh report --help)" ;;
 	*)
 		[[ -z $dir ]] || die "$EX_USAGE" "one DIR only (see lab.sh report --help)"
@@ -67,12 +70,13 @@ trap 'rm -rf "$work"' EXIT
 plots=$work/report-plots
 mkdir -p "$plots"
 
-# Tables.
-"$LAB_TOP/lab/compare.sh" --no-bound --baseline "$baseline" --format markdown "${metrics[@]}" "$dir" \
-	>"$work/compare.md" 2>"$work/compare.err" ||
-	die "$EX_HARNESS" "lab.sh compare failed: $(tail -n1 "$work/compare.err")"
-"$labstat" --baseline "$baseline" --csv-long "${metrics[@]}" "${results[@]%/result.json}" \
-	>"$work/long.csv" 2>/dev/null || die "$EX_HARNESS" "labstat --csv-long failed"
+# Tables: HTML for the page and the long CSV for the charts, in one pass.
+rc=0
+"$labstat" --baseline "$baseline" --format html --long-csv "$work/long.csv" "${metrics[@]}" \
+	"${ignore[@]}" "${results[@]%/result.json}" >"$work/compare.html" 2>"$work/compare.err" || rc=$?
+if ((rc != 0)); then
+	die "$((rc == 1 ? EX_HARNESS : rc))" "$(grep -v '^labstat: \(note\|warning\):' "$work/compare.err" | tail -n1)"
+fi
 
 # Comparison charts: one per metric, when some policy is not the baseline.
 charts=()
@@ -98,32 +102,11 @@ fi
 with_refs=0
 for r in "${results[@]}"; do [[ -s $(dirname "$r")/refs.bin ]] && with_refs=1; done
 if ((with_refs)); then
-	"$LAB_TOP/lab/bound.sh" --format markdown --plot "$plots" "$dir" >"$work/bound.md" 2>"$work/bound.err" ||
+	"$LAB_TOP/lab/bound.sh" --format html --plot "$plots" "${ignore[@]}" "$dir" >"$work/bound.html" 2>"$work/bound.err" ||
 		die "$EX_HARNESS" "lab.sh bound failed: $(tail -n1 "$work/bound.err")"
 fi
 
 html_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
-
-# Markdown as labstat and bound write it: **bold** headings, pipe tables,
-# and plain lines.
-md_to_html() {
-	html_escape | awk '
-		function cells(line, tag,   n, a, i, s) {
-			sub(/^\| */, "", line); sub(/ *\|$/, "", line)
-			n = split(line, a, / *\| */); s = "<tr>"
-			for (i = 1; i <= n; i++) s = s "<" tag ">" a[i] "</" tag ">"
-			return s "</tr>"
-		}
-		{ gsub(/\\\*/, "*") }
-		/^\*\*.*\*\*$/ { t = $0; gsub(/^\*\*|\*\*$/, "", t); gsub(/\\\*/, "*", t); print "<h3>" t "</h3>"; next }
-		/^\|/ {
-			if (!intable) { print "<table>"; print cells($0, "th"); intable = 1; next }
-			if ($0 ~ /^\|[ :|-]+\|$/) next
-			print cells($0, "td"); next
-		}
-		{ if (intable) { print "</table>"; intable = 0 } if ($0 != "") print "<p>" $0 "</p>" }
-		END { if (intable) print "</table>" }'
-}
 
 figure() {	# figure NAME CAPTION
 	printf '<figure><img src="report-plots/%s.png" alt="%s"><figcaption>%s (<a href="report-plots/%s.svg">SVG</a>)</figcaption></figure>\n' \
@@ -139,7 +122,9 @@ figure() {	# figure NAME CAPTION
 body { font-family: sans-serif; margin: 2em; max-width: 1200px; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
+th.l, td.l { text-align: left; }
+caption { font-weight: bold; text-align: left; padding: 0.3em 0; }
+.trace-loss { color: #b00; }
 figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; }
 </style></head><body>
@@ -148,14 +133,14 @@ HEAD
 	printf '<p>%s runs under <code>%s</code>; baseline <b>%s</b>; generated %s.</p>\n' \
 		"${#results[@]}" "$(html_escape <<<"$dir")" "$(html_escape <<<"$baseline")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "<h2>Comparison</h2>"
-	md_to_html <"$work/compare.md"
+	cat "$work/compare.html"
 	if ((${#charts[@]})); then
 		echo "<h2>Comparison charts</h2>"
 		for c in "${charts[@]}"; do figure "$c" "${c#compare-} relative to $baseline, 95% CI, * p &lt; 0.05"; done
 	fi
 	if ((with_refs)); then
 		echo "<h2>Belady's OPT and the models on the runs' reference strings</h2>"
-		md_to_html <"$work/bound.md"
+		cat "$work/bound.html"
 		for f in "$plots"/mrc-*.png; do
 			[[ -e $f ]] || continue
 			n=$(basename "$f" .png)

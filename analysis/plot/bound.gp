@@ -1,10 +1,11 @@
-# Miss-ratio curve of one workload: misses beyond the first touch of each
-# page against the cache size, one line per pagesim model, and the kernel
-# runs as points at the memory they had (lab.sh bound --plot).
+# Miss-ratio curve of one experiment: misses beyond the first touch of
+# each page against the cache size, one line per pagesim model, and the
+# kernel runs as points at the memory they had (lab.sh bound --plot,
+# through plot.sh bound).
 # Variables (gnuplot -e): models (csv: policy,cache_pages,refs,distinct,
-# misses,miss_ratio, from pagesim), kernel (csv: policy,cache_pages,majflt,
-# pswpin, refaults), model_list, kernel_list (space-separated names), out, fmt
-# (png|svg), title_text.
+# misses,miss_ratio, from pagesim, sorted by policy and size), kernel (csv:
+# policy,cache_pages,pswpin,refaults), model_list, kernel_list
+# (space-separated names), out, fmt (png|svg), title_text.
 if (!exists("fmt")) fmt = "png"
 if (!exists("title_text")) title_text = "misses vs cache size"
 if (fmt eq "svg") {

@@ -10,9 +10,13 @@ usage() {
 usage: plot.sh timeline [-t TITLE] [-i SECONDS] -o OUT TIMELINE.csv
        plot.sh overlay  [-t TITLE] [-i SECONDS] -o OUT LABEL=TIMELINE.csv...
        plot.sh compare  [-t TITLE] [-b BASELINE] -m METRIC -o OUT LABSTAT-LONG.csv
+       plot.sh bound    [-t TITLE] -o OUT PAGESIM.csv KERNEL.csv
 timeline: reclaim activity of one run (trace-timeline CSV).
 overlay:  several runs of one workload, one line per LABEL (e.g. the policy).
 compare:  policies x workloads relative to BASELINE (labstat --csv-long).
+bound:    misses vs cache size, one line per pagesim model (pagesim --format
+          csv over several sizes), the kernel's runs as points (KERNEL.csv:
+          policy,cache_pages,pswpin,refaults).
 Writes OUT.png and OUT.svg (whole or not at all). -i gives the CSV's
 interval when it cannot be read from the first two rows.
 USAGE
@@ -179,14 +183,31 @@ policies=$(quote "$policies"); xtics_cmd=$(quote "$xtics"); baseline=$(quote "$b
 title_text=$(quote "${title:-$metric relative to $baseline}")"
 }
 
+cmd_bound() {
+	local sim=$1 kernel=$2 model_list kernel_list sorted
+	require_header "$sim" policy cache_pages refs distinct misses
+	require_header "$kernel" policy cache_pages pswpin refaults
+	# Each model's points in size order, models in the order pagesim gave.
+	model_list=$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s%s", (n++ ? " " : ""), $1 }' "$sim")
+	[[ -n $model_list ]] || die "$sim: no rows"
+	kernel_list=$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s%s", (n++ ? " " : ""), $1 }' "$kernel")
+	sorted=$(mktemp)
+	# shellcheck disable=SC2064 # the name is fixed now
+	trap "rm -f '$sorted'" EXIT
+	{ head -n1 "$sim"; tail -n +2 "$sim" | sort -t, -k1,1 -s -k2,2n; } >"$sorted"
+	render "$out" bound.gp "models=$(quote "$sorted"); kernel=$(quote "$kernel"); \
+model_list=$(quote "$model_list"); kernel_list=$(quote "$kernel_list"); \
+title_text=$(quote "${title:-misses vs cache size}")"
+}
+
 main() {
 	[[ $# -ge 1 ]] || { usage >&2; exit 2; }
 	local mode=$1
 	shift
 	case $mode in
 	-h | --help) usage; exit 0 ;;
-	timeline | overlay | compare) ;;
-	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare)" >&2; exit 2 ;;
+	timeline | overlay | compare | bound) ;;
+	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare, bound)" >&2; exit 2 ;;
 	esac
 	out="" title="" interval="" metric="" baseline=lru
 	local opt
@@ -215,6 +236,9 @@ main() {
 	compare)
 		[[ $# -eq 1 ]] || { echo "$PROG: compare takes one labstat --csv-long file" >&2; exit 2; }
 		cmd_compare "$1" ;;
+	bound)
+		[[ $# -eq 2 ]] || { echo "$PROG: bound takes a pagesim CSV and a kernel CSV" >&2; exit 2; }
+		cmd_bound "$1" "$2" ;;
 	esac
 }
 

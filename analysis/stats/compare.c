@@ -19,42 +19,99 @@ static ssize_t index_of(char **list, size_t n, const char *s)
 	return -1;
 }
 
-static int has_token(const struct run *r, const char *token)
+static bool token_used(const struct grouping *g, const struct experiment_token *t, bool column)
 {
-	for (size_t i = 0; i < r->nsetup; i++)
-		if (strcmp(r->setup[i], token) == 0)
-			return 1;
-	return 0;
+	return !g->ignore[t->param] && experiment_param_in_column(t->param) == column;
 }
 
-/* Whether every run of the workload shares this setup token. */
-static int common_token(const struct run_set *runs, const char *workload, const char *token)
+static bool has_token(const struct run *r, const char *text)
 {
-	for (size_t i = 0; i < runs->count; i++)
-		if (strcmp(runs->runs[i].workload, workload) == 0 && !has_token(&runs->runs[i], token))
-			return 0;
-	return 1;
+	for (size_t i = 0; i < r->exp.count; i++)
+		if (strcmp(r->exp.tokens[i].text, text) == 0)
+			return true;
+	return false;
 }
 
-/* The workload name plus the setup tokens that differ between its runs:
- * a workload run with several setups gets one row per setup. */
-static char *row_label(const struct run_set *runs, const struct run *r)
+static const char *flavour_of(const struct run *r)
 {
-	size_t len = strlen(r->workload) + 1;
+	for (size_t i = 0; i < r->exp.count; i++)
+		if (r->exp.tokens[i].param == PARAM_KERNEL_FLAVOUR)
+			return r->exp.tokens[i].text;
+	return "";
+}
 
-	for (size_t i = 0; i < r->nsetup; i++)
-		len += strlen(r->setup[i]) + 1;
-	char *label = malloc(len);
-	if (label == NULL)
-		return NULL;
-	strcpy(label, r->workload);
-	for (size_t i = 0; i < r->nsetup; i++) {
-		if (common_token(runs, r->workload, r->setup[i]))
-			continue;
-		strcat(label, " ");
-		strcat(label, r->setup[i]);
+/* Whether every run that shares a row (same workload) or a column (same
+ * policy or kernel flavour) with r also has token t. */
+static bool common_token(const struct run_set *runs, const struct run *r, const char *t,
+			 bool column)
+{
+	for (size_t i = 0; i < runs->count; i++) {
+		const struct run *s = &runs->runs[i];
+		bool peer = column ? strcmp(s->policy, r->policy) == 0 ||
+					     strcmp(flavour_of(s), flavour_of(r)) == 0
+				   : strcmp(s->workload, r->workload) == 0;
+		if (peer && !has_token(s, t))
+			return false;
 	}
-	return label;
+	return true;
+}
+
+/* The workload (or policy) plus the tokens that tell this run's
+ * experiment apart from the others of its row (or column). */
+static char *label(const struct grouping *g, const struct run_set *runs, const struct run *r,
+		   bool column)
+{
+	const char *name = column ? r->policy : r->workload;
+	size_t len = strlen(name) + 1;
+
+	for (size_t i = 0; i < r->exp.count; i++)
+		len += strlen(r->exp.tokens[i].text) + 1;
+	char *text = malloc(len);
+	if (text == NULL)
+		return NULL;
+	strcpy(text, name);
+	for (size_t i = 0; i < r->exp.count; i++) {
+		const struct experiment_token *t = &r->exp.tokens[i];
+		if (!token_used(g, t, column) || common_token(runs, r, t->text, column))
+			continue;
+		strcat(text, " ");
+		strcat(text, t->text);
+	}
+	return text;
+}
+
+int grouping_labels(const struct grouping *g, const struct run_set *runs,
+		    char ***rows, char ***columns)
+{
+	size_t n = runs->count ? runs->count : 1;
+
+	*rows = calloc(n, sizeof(char *));
+	*columns = calloc(n, sizeof(char *));
+	if (*rows == NULL || *columns == NULL)
+		goto oom;
+	for (size_t i = 0; i < runs->count; i++) {
+		(*rows)[i] = label(g, runs, &runs->runs[i], false);
+		(*columns)[i] = label(g, runs, &runs->runs[i], true);
+		if ((*rows)[i] == NULL || (*columns)[i] == NULL)
+			goto oom;
+	}
+	return 0;
+oom:
+	grouping_labels_free(runs, *rows, *columns);
+	*rows = *columns = NULL;
+	return -1;
+}
+
+void grouping_labels_free(const struct run_set *runs, char **rows, char **columns)
+{
+	for (size_t i = 0; i < runs->count; i++) {
+		if (rows != NULL)
+			free(rows[i]);
+		if (columns != NULL)
+			free(columns[i]);
+	}
+	free(rows);
+	free(columns);
 }
 
 static int add_unique(char ***list, size_t *n, const char *s)
@@ -85,17 +142,42 @@ static int cell_add(struct cell *cell, double v)
 	return 0;
 }
 
-static void order_policies(struct comparison *c)
+/* The baseline's column first.  Returns -2 after one line when the
+ * baseline policy has more than one column (it ran on several kernels). */
+static int order_policies(struct comparison *c, const struct run_set *runs,
+			  const struct grouping *g, char **columns)
 {
 	if (c->ncols > 1)
 		qsort(c->policies, c->ncols, sizeof(char *), compare_strings);
-	ssize_t b = index_of(c->policies, c->ncols, c->baseline);
+	const char *first = NULL;
+	const struct run *first_run = NULL;
+	for (size_t i = 0; i < runs->count; i++) {
+		const struct run *r = &runs->runs[i];
+		if (strcmp(r->policy, c->baseline) != 0)
+			continue;
+		if (first == NULL) {
+			first = columns[i];
+			first_run = r;
+		} else if (strcmp(first, columns[i]) != 0) {
+			const char *param = "kernel";
+			for (size_t t = 0; t < r->exp.count; t++)
+				if (token_used(g, &r->exp.tokens[t], true) &&
+				    !has_token(first_run, r->exp.tokens[t].text))
+					param = experiment_param_name(r->exp.tokens[t].param);
+			fprintf(stderr, "labstat: the baseline %s ran on more than one kernel (%s differs: "
+				"'%s' and '%s'); give runs of one, or merge them with --ignore %s\n",
+				c->baseline, param, first, columns[i], param);
+			return -2;
+		}
+	}
+	ssize_t b = first != NULL ? index_of(c->policies, c->ncols, first) : -1;
 	c->baseline_col = b >= 0 ? 0 : -1;
 	if (b > 0) {
 		char *base = c->policies[b];
 		memmove(&c->policies[1], &c->policies[0], (size_t)b * sizeof(char *));
 		c->policies[0] = base;
 	}
+	return 0;
 }
 
 static void compute_cells(struct comparison *c)
@@ -146,23 +228,27 @@ static void compute_gmeans(struct comparison *c)
 }
 
 int comparison_build(struct comparison *c, const struct run_set *runs,
-		     const struct metric *metric, const char *baseline)
+		     const struct grouping *g, const struct metric *metric,
+		     const char *baseline)
 {
+	char **labels = NULL, **columns = NULL;
+
 	memset(c, 0, sizeof(*c));
 	c->metric = metric->label;
 	c->baseline = baseline;
-	char **labels = calloc(runs->count ? runs->count : 1, sizeof(char *));
-	if (labels == NULL)
+	if (grouping_labels(g, runs, &labels, &columns) != 0)
 		goto oom;
-	for (size_t i = 0; i < runs->count; i++) {
-		labels[i] = row_label(runs, &runs->runs[i]);
-		if (labels[i] == NULL || add_unique(&c->rows, &c->nrows, labels[i]) ||
-		    add_unique(&c->policies, &c->ncols, runs->runs[i].policy))
+	for (size_t i = 0; i < runs->count; i++)
+		if (add_unique(&c->rows, &c->nrows, labels[i]) ||
+		    add_unique(&c->policies, &c->ncols, columns[i]))
 			goto oom;
-	}
 	if (c->nrows > 1)
 		qsort(c->rows, c->nrows, sizeof(char *), compare_strings);
-	order_policies(c);
+	if (order_policies(c, runs, g, columns) != 0) {
+		grouping_labels_free(runs, labels, columns);
+		comparison_free(c);
+		return -2;
+	}
 	c->cells = calloc(c->nrows * c->ncols + 1, sizeof(*c->cells));
 	c->gmean = calloc(c->ncols + 1, sizeof(*c->gmean));
 	c->gmean_rows = calloc(c->ncols + 1, sizeof(*c->gmean_rows));
@@ -179,21 +265,16 @@ int comparison_build(struct comparison *c, const struct run_set *runs,
 			continue;
 		}
 		size_t r = (size_t)index_of(c->rows, c->nrows, labels[i]);
-		size_t p = (size_t)index_of(c->policies, c->ncols, run->policy);
+		size_t p = (size_t)index_of(c->policies, c->ncols, columns[i]);
 		if (cell_add(comparison_cell(c, r, p), v) != 0)
 			goto oom;
 	}
-	for (size_t i = 0; i < runs->count; i++)
-		free(labels[i]);
-	free(labels);
+	grouping_labels_free(runs, labels, columns);
 	compute_cells(c);
 	compute_gmeans(c);
 	return 0;
 oom:
-	if (labels != NULL)
-		for (size_t i = 0; i < runs->count; i++)
-			free(labels[i]);
-	free(labels);
+	grouping_labels_free(runs, labels, columns);
 	comparison_free(c);
 	fprintf(stderr, "labstat: out of memory\n");
 	return -1;

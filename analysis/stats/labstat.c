@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../trace/atomic_output.h"
+#include "bound.h"
 #include "compare.h"
 #include "metric.h"
 #include "report.h"
@@ -25,13 +26,25 @@ static const char *const default_metrics[] = {
 static void usage(FILE *out)
 {
 	fputs("usage: labstat [--metric [LABEL=]PATH[+PATH...]]... [--baseline POLICY]\n"
-	      "               [--format text|markdown|csv|csv-long] [--csv-long] [-o FILE]\n"
-	      "               RESULT...\n"
+	      "               [--format text|markdown|html|csv|csv-long] [--csv-long]\n"
+	      "               [--long-csv FILE] [--ignore PARAM]... [-o FILE] RESULT...\n"
+	      "       labstat --list-runs [--ignore PARAM]... RESULT...\n"
+	      "       labstat --bound SIM_DIR [--models LIST] [--bound-table runs|summary|both]\n"
+	      "               [--format text|markdown|html|csv] [--ignore PARAM]... RESULT...\n"
 	      "RESULT is a result.json, a run directory, or a results directory of runs.\n"
-	      "Groups completed runs by (workload, policy) and prints, per metric, the\n"
-	      "mean ± 95% CI, the ratio to the baseline (default lru) and Welch's t-test.\n"
+	      "Groups completed runs into experiments (every parameter that can change a\n"
+	      "count must match: kernel, policy, workload and its options, memory, vCPUs,\n"
+	      "accel, trace, sysctls, boot args, cgroup, switch_at) and prints, per metric,\n"
+	      "the mean ± 95% CI, the ratio to the baseline (default lru) and Welch's\n"
+	      "t-test: rows are workloads with the parameters that differ, columns policies\n"
+	      "(with the kernel where it differs). --ignore PARAM merges runs that differ\n"
+	      "only in PARAM (e.g. kernel.series_sha). --long-csv also writes the csv-long\n"
+	      "table to FILE. --list-runs prints each run's row and column (CSV).\n"
+	      "--bound: per run and per experiment, pagesim's misses (SIM_DIR/<run_id>.csv)\n"
+	      "beside the kernel's counts (lab.sh bound).\n"
 	      "Default metrics: wall_s majflt vmstat.pswpin vmstat.pswpout and\n"
-	      "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file.\n",
+	      "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file.\n"
+	      "Exit: 0 ok, 1 error, 2 usage, 3 the table would mix experiments.\n",
 	      out);
 }
 
@@ -41,7 +54,13 @@ struct options {
 	const char *baseline;
 	enum report_format format;
 	const char *output;
+	const char *long_csv;
+	struct grouping grouping;
+	bool list_runs;
+	struct bound_options bound;
 };
+
+#define EX_MIXED 3
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -51,6 +70,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "csv-long", no_argument, NULL, 'L' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "long-csv", required_argument, NULL, 'l' },
+		{ "ignore", required_argument, NULL, 'I' },
+		{ "list-runs", no_argument, NULL, 'R' },
+		{ "bound", required_argument, NULL, 'B' },
+		{ "models", required_argument, NULL, 'M' },
+		{ "bound-table", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -59,6 +84,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->baseline = "lru";
 	o->format = REPORT_TEXT;
+	o->bound.tables = BOUND_RUNS | BOUND_SUMMARY;
 	while ((opt = getopt_long(argc, argv, "m:b:f:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
@@ -73,7 +99,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'f':
 			if (report_format_parse(optarg, &o->format) != 0) {
-				fprintf(stderr, "labstat: unknown format '%s' (text, markdown, csv, csv-long)\n",
+				fprintf(stderr, "labstat: unknown format '%s' (text, markdown, html, csv, csv-long)\n",
 					optarg);
 				return 2;
 			}
@@ -84,6 +110,38 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case 'l':
+			o->long_csv = optarg;
+			break;
+		case 'I': {
+			int p = experiment_param_lookup(optarg);
+			if (p < 0 || p == PARAM_POLICY || p == PARAM_WORKLOAD) {
+				fprintf(stderr, "labstat: --ignore %s: %s\n", optarg,
+					p < 0 ? "no such parameter (see CONTRACTS.md)"
+					      : "policy and workload make the table's axes");
+				return 2;
+			}
+			o->grouping.ignore[p] = true;
+			break;
+		}
+		case 'R':
+			o->list_runs = true;
+			break;
+		case 'B':
+			o->bound.sim_dir = optarg;
+			break;
+		case 'M':
+			o->bound.models = optarg;
+			break;
+		case 'T':
+			o->bound.tables = strcmp(optarg, "runs") == 0 ? BOUND_RUNS
+					: strcmp(optarg, "summary") == 0 ? BOUND_SUMMARY
+					: strcmp(optarg, "both") == 0 ? BOUND_RUNS | BOUND_SUMMARY : 0;
+			if (o->bound.tables == 0) {
+				fprintf(stderr, "labstat: bad --bound-table '%s' (runs, summary, both)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -91,6 +149,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			fprintf(stderr, "labstat: bad arguments (see labstat --help)\n");
 			return 2;
 		}
+	}
+	if (o->bound.sim_dir != NULL && o->format == REPORT_CSV_LONG) {
+		fprintf(stderr, "labstat: --bound writes text, markdown, html or csv\n");
+		return 2;
+	}
+	if (o->bound.sim_dir != NULL && o->format == REPORT_CSV &&
+	    o->bound.tables == (BOUND_RUNS | BOUND_SUMMARY)) {
+		fprintf(stderr, "labstat: --bound --format csv writes one table (--bound-table runs or summary)\n");
+		return 2;
 	}
 	if (optind == argc) {
 		fprintf(stderr, "labstat: no result given (see labstat --help)\n");
@@ -103,12 +170,54 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+static enum table_format table_format_of(enum report_format f)
+{
+	return f == REPORT_MARKDOWN ? TABLE_MARKDOWN : f == REPORT_HTML ? TABLE_HTML
+	     : f == REPORT_CSV ? TABLE_CSV : TABLE_TEXT;
+}
+
+/* --list-runs: each run's directory, row and column, as CSV. */
+static int list_runs(FILE *out, const struct run_set *runs, const struct grouping *g)
+{
+	char **rows, **columns;
+
+	if (grouping_labels(g, runs, &rows, &columns) != 0) {
+		fprintf(stderr, "labstat: out of memory\n");
+		return -1;
+	}
+	fputs("row,column,policy,result\n", out);
+	for (size_t i = 0; i < runs->count; i++)
+		fprintf(out, "%s,%s,%s,%s\n", rows[i], columns[i], runs->runs[i].policy,
+			runs->runs[i].path);
+	grouping_labels_free(runs, rows, columns);
+	return 0;
+}
+
+/* The comparison tables of every metric into out (and the long CSV into
+ * long_out when given).  Returns 0, 1 or EX_MIXED. */
+static int comparisons(FILE *out, FILE *long_out, const struct options *o,
+		       const struct run_set *runs, struct metric *metrics, int nmetrics)
+{
+	for (int m = 0; m < nmetrics; m++) {
+		struct comparison c;
+		int rc = comparison_build(&c, runs, &o->grouping, &metrics[m], o->baseline);
+		if (rc != 0)
+			return rc == -2 ? EX_MIXED : 1;
+		report_write(out, o->format, &c, m == 0);
+		if (long_out != NULL)
+			report_write(long_out, REPORT_CSV_LONG, &c, m == 0);
+		comparison_free(&c);
+	}
+	report_trace_losses(out, o->format, runs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct metric metrics[MAX_METRICS];
 	struct run_set runs = { 0 };
-	struct atomic_output out;
+	struct atomic_output out, long_out = { 0 };
 	int nparsed = 0, status = 1;
 
 	int rc = parse_options(argc, argv, &o);
@@ -130,16 +239,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "labstat: %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
-	for (int m = 0; m < nparsed; m++) {
-		struct comparison c;
-		if (comparison_build(&c, &runs, &metrics[m], o.baseline) != 0) {
-			atomic_output_abort(&out);
-			goto done;
-		}
-		report_write(out.stream, o.format, &c, m == 0);
-		comparison_free(&c);
+	if (o.long_csv != NULL && atomic_output_open(&long_out, o.long_csv) != 0) {
+		fprintf(stderr, "labstat: %s: %s\n", o.long_csv, strerror(errno));
+		atomic_output_abort(&out);
+		goto done;
 	}
-	if (atomic_output_commit(&out) != 0) {
+	if (o.list_runs)
+		rc = list_runs(out.stream, &runs, &o.grouping) ? 1 : 0;
+	else if (o.bound.sim_dir != NULL)
+		rc = bound_write(out.stream, table_format_of(o.format), &runs, &o.grouping, &o.bound);
+	else
+		rc = comparisons(out.stream, o.long_csv ? long_out.stream : NULL, &o, &runs, metrics,
+				 nparsed);
+	if (rc != 0) {
+		atomic_output_abort(&out);
+		if (o.long_csv != NULL)
+			atomic_output_abort(&long_out);
+		status = rc == -1 ? 1 : rc;
+		goto done;
+	}
+	if (atomic_output_commit(&out) != 0 ||
+	    (o.long_csv != NULL && atomic_output_commit(&long_out) != 0)) {
 		fprintf(stderr, "labstat: writing %s: %s\n", o.output ? o.output : "stdout",
 			strerror(errno));
 		goto done;

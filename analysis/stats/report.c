@@ -2,15 +2,18 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL_MAX 96
+#include "table.h"
+
+#define CELL_MAX 256
 
 int report_format_parse(const char *name, enum report_format *format)
 {
 	static const struct { const char *name; enum report_format format; } names[] = {
-		{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN },
+		{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "html", REPORT_HTML },
 		{ "csv", REPORT_CSV }, { "csv-long", REPORT_CSV_LONG },
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -40,7 +43,7 @@ static int significant(const struct cell *cell)
 }
 
 static void cell_text(char *buf, size_t len, const struct comparison *c,
-		      size_t row, size_t col, int markdown)
+		      size_t row, size_t col)
 {
 	const struct cell *cell = comparison_cell(c, row, col);
 	char mean[32], ci[32];
@@ -56,7 +59,7 @@ static void cell_text(char *buf, size_t len, const struct comparison *c,
 		return;
 	if (isfinite(cell->ratio))
 		snprintf(buf + used, len - (size_t)used, " %.3f%s", cell->ratio,
-			 significant(cell) ? (markdown ? "\\*" : "*") : "");
+			 significant(cell) ? "*" : "");
 	else
 		snprintf(buf + used, len - (size_t)used, " n/a");
 }
@@ -72,91 +75,47 @@ static void gmean_text(char *buf, size_t len, const struct comparison *c, size_t
 			 c->gmean_rows[col], c->nrows);
 }
 
-static size_t display_width(const char *s)
+static void caption_text(char *text, size_t len, const struct comparison *c)
 {
-	size_t w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)	/* count UTF-8 lead bytes */
-			w++;
-	return w;
-}
+	int n = snprintf(text, len, "%s: mean ± 95%% CI (Student t), n runs", c->metric);
 
-static void pad(FILE *out, const char *s, size_t width)
-{
-	fputs(s, out);
-	for (size_t w = display_width(s); w < width; w++)
-		fputc(' ', out);
-}
-
-static void caption(FILE *out, const struct comparison *c, int markdown)
-{
-	fprintf(out, "%s%s: mean ± 95%% CI (Student t), n runs", markdown ? "**" : "",
-		c->metric);
-	if (c->baseline_col >= 0)
-		fprintf(out, "; ratio to %s; %s p<%.2f (Welch's t-test)",
-			c->baseline, markdown ? "\\*" : "*", SIGNIFICANCE_LEVEL);
-	else
-		fprintf(out, "; no %s runs, so no ratios or tests", c->baseline);
-	fprintf(out, "%s\n", markdown ? "**" : "");
-}
-
-static void write_text(FILE *out, const struct comparison *c, int first, int markdown)
-{
-	size_t ncols = c->ncols + 1;
-	size_t nrows = c->nrows + 2;	/* header + rows + gmean */
-	char (*text)[CELL_MAX] = calloc(ncols * nrows, CELL_MAX);
-	size_t *width = calloc(ncols, sizeof(*width));
-
-	if (text == NULL || width == NULL) {
-		free(text);
-		free(width);
-		fprintf(out, "(out of memory)\n");
+	if (n < 0 || (size_t)n >= len)
 		return;
-	}
-	snprintf(text[0], CELL_MAX, "workload");
-	for (size_t p = 0; p < c->ncols; p++)
-		snprintf(text[p + 1], CELL_MAX, "%s", c->policies[p]);
-	for (size_t r = 0; r < c->nrows; r++) {
-		snprintf(text[(r + 1) * ncols], CELL_MAX, "%s", c->rows[r]);
-		for (size_t p = 0; p < c->ncols; p++)
-			cell_text(text[(r + 1) * ncols + p + 1], CELL_MAX, c, r, p, markdown);
-	}
-	snprintf(text[(nrows - 1) * ncols], CELL_MAX, "gmean ratio");
-	for (size_t p = 0; p < c->ncols; p++)
-		gmean_text(text[(nrows - 1) * ncols + p + 1], CELL_MAX, c, p);
-	for (size_t i = 0; i < ncols * nrows; i++)
-		if (display_width(text[i]) > width[i % ncols])
-			width[i % ncols] = display_width(text[i]);
+	if (c->baseline_col >= 0)
+		snprintf(text + n, len - (size_t)n, "; ratio to %s; * p<%.2f (Welch's t-test)",
+			 c->baseline, SIGNIFICANCE_LEVEL);
+	else
+		snprintf(text + n, len - (size_t)n, "; no %s runs, so no ratios or tests", c->baseline);
+}
 
-	if (!first)
-		fputc('\n', out);
-	caption(out, c, markdown);
-	if (markdown)
-		fputc('\n', out);
-	for (size_t r = 0; r < nrows; r++) {
-		for (size_t p = 0; p < ncols; p++) {
-			fputs(markdown ? "| " : (p ? "  " : ""), out);
-			if (markdown || p + 1 < ncols)
-				pad(out, text[r * ncols + p], width[p]);
-			else
-				fputs(text[r * ncols + p], out);
-			if (markdown)
-				fputc(' ', out);
-		}
-		fputs(markdown ? "|\n" : "\n", out);
-		if (markdown && r == 0) {
-			for (size_t p = 0; p < ncols; p++) {
-				fputs(p ? "|" : "|:", out);
-				for (size_t w = 0; w < width[p] + 1; w++)
-					fputc('-', out);
-				if (p)
-					fputc(':', out);
-			}
-			fputs("|\n", out);
+/* Rows are workloads (and the gmean ratio), columns policies. */
+static void write_table(FILE *out, enum table_format format, const struct comparison *c, int first)
+{
+	struct table t;
+	char text[CELL_MAX];
+	int bad = table_init(&t, c->nrows + 2, c->ncols + 1, 1);
+
+	caption_text(text, sizeof(text), c);
+	bad = bad || table_set(&t, SIZE_MAX, 0, "%s", text) || table_set(&t, 0, 0, "workload");
+	for (size_t p = 0; !bad && p < c->ncols; p++)
+		bad = table_set(&t, 0, p + 1, "%s", c->policies[p]);
+	for (size_t r = 0; !bad && r < c->nrows; r++) {
+		bad = table_set(&t, r + 1, 0, "%s", c->rows[r]);
+		for (size_t p = 0; !bad && p < c->ncols; p++) {
+			cell_text(text, sizeof(text), c, r, p);
+			bad = table_set(&t, r + 1, p + 1, "%s", text);
 		}
 	}
-	free(text);
-	free(width);
+	bad = bad || table_set(&t, c->nrows + 1, 0, "gmean ratio");
+	for (size_t p = 0; !bad && p < c->ncols; p++) {
+		gmean_text(text, sizeof(text), c, p);
+		bad = table_set(&t, c->nrows + 1, p + 1, "%s", text);
+	}
+	if (bad)
+		fputs("(out of memory)\n", out);
+	else
+		table_write(out, format, &t, first);
+	table_free(&t);
 }
 
 static void csv_number(FILE *out, double v)
@@ -245,10 +204,13 @@ void report_write(FILE *out, enum report_format format,
 {
 	switch (format) {
 	case REPORT_TEXT:
-		write_text(out, c, first, 0);
+		write_table(out, TABLE_TEXT, c, first);
 		break;
 	case REPORT_MARKDOWN:
-		write_text(out, c, first, 1);
+		write_table(out, TABLE_MARKDOWN, c, first);
+		break;
+	case REPORT_HTML:
+		write_table(out, TABLE_HTML, c, first);
 		break;
 	case REPORT_CSV:
 		write_csv_wide(out, c, first);
@@ -257,4 +219,42 @@ void report_write(FILE *out, enum report_format format,
 		write_csv_long(out, c, first);
 		break;
 	}
+}
+
+size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < runs->count; i++) {
+		double share;
+		if (!run_trace_loss(&runs->runs[i], &share) || (share <= TRACE_LOSS_LIMIT && !isnan(share)))
+			continue;
+		if (n++ == 0 && format != REPORT_CSV && format != REPORT_CSV_LONG) {
+			const char *head = "Traced runs that lost more than 0.1% of their trace events "
+					   "(the gaps are shaded in their timelines; vmstat counters are not affected):";
+			if (format == REPORT_HTML)
+				fprintf(out, "<p class=\"trace-loss\">%s</p>\n<ul class=\"trace-loss\">\n", head);
+			else
+				fprintf(out, "\n%s%s%s\n\n", format == REPORT_MARKDOWN ? "**" : "", head,
+					format == REPORT_MARKDOWN ? "**" : "");
+		}
+		char what[64];
+		if (isnan(share))
+			snprintf(what, sizeof(what), "an unknown share (trace.dat unreadable)");
+		else
+			snprintf(what, sizeof(what), "%.2f%%", 100.0 * share);
+		if (format == REPORT_HTML) {
+			fputs("<li>", out);
+			html_escaped(out, runs->runs[i].path);
+			fprintf(out, ": %s</li>\n", what);
+		} else if (format != REPORT_CSV && format != REPORT_CSV_LONG) {
+			fprintf(out, "%s%s: %s\n", format == REPORT_MARKDOWN ? "- " : "  ",
+				runs->runs[i].path, what);
+		}
+		fprintf(stderr, "labstat: warning: %s lost %s of its trace events\n",
+			runs->runs[i].path, what);
+	}
+	if (n > 0 && format == REPORT_HTML)
+		fputs("</ul>\n", out);
+	return n;
 }

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,92 +27,12 @@ static const char *string_member(json_t *obj, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int add_token(struct run *run, const char *key, const char *value)
-{
-	size_t len = strlen(key) + strlen(value) + 2;
-	char *token = malloc(len);
-	char **grown = realloc(run->setup, (run->nsetup + 1) * sizeof(*grown));
-
-	if (grown != NULL)
-		run->setup = grown;
-	if (token == NULL || grown == NULL) {
-		free(token);
-		return -1;
-	}
-	snprintf(token, len, value[0] ? "%s=%s" : "%s", key, value);
-	run->setup[run->nsetup++] = token;
-	return 0;
-}
-
-static int add_json_token(struct run *run, const char *key, json_t *v)
-{
-	char buf[64];
-
-	if (json_is_string(v))
-		return add_token(run, key, json_string_value(v));
-	if (json_is_integer(v)) {
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
-		return add_token(run, key, buf);
-	}
-	if (json_is_real(v)) {
-		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
-		return add_token(run, key, buf);
-	}
-	return 0;
-}
-
-/* Workload options from params.args ("--size 48M" -> "size=48M"), or
- * params.size/passes when there is no args array.  --seed is left out:
- * reps differ in seed on purpose. */
-static int add_workload_tokens(struct run *run, json_t *params)
-{
-	json_t *args = json_object_get(params, "args");
-
-	if (!json_is_array(args))
-		return add_json_token(run, "size", json_object_get(params, "size")) ||
-		       add_json_token(run, "passes", json_object_get(params, "passes"));
-	size_t n = json_array_size(args);
-	for (size_t i = 0; i < n; i++) {
-		const char *a = json_string_value(json_array_get(args, i));
-		const char *next = i + 1 < n ? json_string_value(json_array_get(args, i + 1)) : NULL;
-		int pair = next != NULL && strncmp(next, "--", 2) != 0;
-
-		if (a == NULL)
-			continue;
-		if (strncmp(a, "--", 2) == 0)
-			a += 2;
-		if (strcmp(a, "seed") != 0 && add_token(run, a, pair ? next : "") != 0)
-			return -1;
-		if (pair)
-			i++;
-	}
-	return 0;
-}
-
-static int setup_tokens(struct run *run, json_t *root)
-{
-	json_t *mem = json_object_get(root, "mem_mib");
-	char buf[64];
-
-	if (json_is_integer(mem)) {
-		snprintf(buf, sizeof(buf), "%lldM", (long long)json_integer_value(mem));
-		if (add_token(run, "mem", buf) != 0)
-			return -1;
-	}
-	if (add_json_token(run, "vcpus", json_object_get(root, "vcpus")) ||
-	    add_json_token(run, "accel", json_object_get(root, "accel")))
-		return -1;
-	return add_workload_tokens(run, json_object_get(root, "params"));
-}
-
 static void free_run(struct run *r)
 {
 	free(r->path);
 	free(r->workload);
 	free(r->policy);
-	for (size_t i = 0; i < r->nsetup; i++)
-		free(r->setup[i]);
-	free(r->setup);
+	experiment_free(&r->exp);
 	json_decref(r->root);
 }
 
@@ -165,7 +86,7 @@ static int add_result_file(struct run_set *set, const char *file)
 		.root = root,
 	};
 	if (run.path == NULL || run.workload == NULL || run.policy == NULL ||
-	    setup_tokens(&run, root) != 0 || append_run(set, run) != 0) {
+	    experiment_read(&run.exp, root) != 0 || append_run(set, run) != 0) {
 		fprintf(stderr, "labstat: out of memory\n");
 		free_run(&run);
 		return -1;
@@ -201,8 +122,13 @@ static int add_run_dir(struct run_set *set, const char *dir)
 	return rc;
 }
 
-static int add_results_dir(struct run_set *set, const char *dir)
+/* Runs at any depth below dir (at most MAX_DEPTH levels): a directory
+ * with result.json is a run, any other is searched.  Returns the number
+ * of runs added, or -1. */
+#define MAX_DEPTH 8
+static int add_results_dir(struct run_set *set, const char *dir, int depth)
 {
+	size_t before = set->count;
 	DIR *d = opendir(dir);
 	char **names = NULL;
 	size_t count = 0, cap = 0;
@@ -244,6 +170,8 @@ static int add_results_dir(struct run_set *set, const char *dir)
 			rc = -1;
 		} else if (is_directory(sub)) {
 			int r = add_run_dir(set, sub);
+			if (r == 1 && depth < MAX_DEPTH)
+				r = add_results_dir(set, sub, depth + 1) == 0 ? 1 : 0;
 			if (r == 1)
 				fprintf(stderr, "labstat: note: skipping %s (no result.json)\n", sub);
 			else if (r < 0)
@@ -254,7 +182,7 @@ static int add_results_dir(struct run_set *set, const char *dir)
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
 	free(names);
-	return rc;
+	return rc < 0 ? -1 : (int)(set->count - before);
 }
 
 int run_set_add_path(struct run_set *set, const char *path)
@@ -269,7 +197,7 @@ int run_set_add_path(struct run_set *set, const char *path)
 		return add_result_file(set, path);
 	int r = add_run_dir(set, path);
 	if (r == 1)
-		return add_results_dir(set, path);
+		return add_results_dir(set, path, 1) < 0 ? -1 : 0;
 	return r;
 }
 
@@ -279,4 +207,41 @@ void run_set_free(struct run_set *set)
 		free_run(&set->runs[i]);
 	free(set->runs);
 	memset(set, 0, sizeof(*set));
+}
+
+static double sum_array(json_t *a, int *ok)
+{
+	size_t i;
+	json_t *v;
+	double s = 0.0;
+
+	if (!json_is_array(a)) {
+		*ok = 0;
+		return 0.0;
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v))
+			*ok = 0;
+		s += json_number_value(v);
+	}
+	return s;
+}
+
+int run_trace_loss(const struct run *r, double *share)
+{
+	json_t *events = json_object_get(r->root, "trace_events");
+	int ok = 1;
+
+	if (json_object_get(r->root, "trace_lost_events") == NULL)
+		return 0;	/* no trace.dat, or a result from before the field */
+	double lost = sum_array(json_object_get(r->root, "trace_lost_events"), &ok);
+	int unknown_ok = 1;
+	double unknown = sum_array(json_object_get(r->root, "trace_lost_unknown_gaps"), &unknown_ok);
+	if (!ok || !json_is_number(events)) {
+		*share = NAN;
+		return 1;
+	}
+	double total = json_number_value(events) + lost;
+	*share = total > 0.0 ? lost / total : 0.0;
+	return lost > 0.0 || (unknown_ok && unknown > 0.0);
 }

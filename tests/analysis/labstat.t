@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # programs for bash -c and awk, in single quotes
 # labstat: statistics against textbook values, grouping of fixture
 # result.json files, skips, output formats and bad input.
 set -euo pipefail
@@ -62,10 +63,36 @@ tap_near "$(csv_get "$TMP/long.csv" "metric=wall_s&workload=gmean&policy=clockpr
 tap_near "$(csv_get "$TMP/long.csv" "metric=refaults&workload=cyclic-anon&policy=lru" mean)" 522 1e-9 \
 	"summed metric: refault_anon + refault_file"
 
+# The text table's cells, computed here from the fixtures' own wall_s
+# values: mean, t(0.975, n-1)·sd/√n with the textbook t (df 1: 12.706205,
+# df 4: 2.776445), numbers printed as the README says (%.2f from 1, %.0f
+# from 100, %.3g below 1), the ratio to lru's mean, * where the long
+# CSV's Welch p < 0.05.
 "$LABSTAT" -m wall_s "$RESULTS" >"$TMP/text" 2>/dev/null
-tap_ok "text table: significant ratio marked *" grep -q '9.00 ± 0.982 (n=5) 0.750\*' "$TMP/text"
-tap_ok "text table: N=1 cell prints CI n/a" grep -q '11.50 ± n/a (n=1)' "$TMP/text"
-tap_ok "text table: insignificant ratio unmarked" grep -Eq '21.00 ± 25.41 \(n=2\) 1.000$' "$TMP/text"
+expected_cell() {	# expected_cell POLICY WORKLOAD
+	jq -r --arg p "$1" --arg w "$2" 'select(.policy == $p and .workload == $w and .exit == "ok") | .wall_s' \
+		"$RESULTS"/*/result.json |
+		awk -v base="$3" -v star="$4" '
+			function fmt(v) { a = v < 0 ? -v : v; return a >= 100 ? sprintf("%.0f", v) : a >= 1 ? sprintf("%.2f", v) : sprintf("%.3g", v) }
+			{ x[++n] = $1; s += $1 }
+			END {
+				m = s / n; for (i = 1; i <= n; i++) ss += (x[i] - m) ^ 2
+				t[1] = 12.706205; t[4] = 2.776445
+				ci = n > 1 ? fmt(t[n - 1] * sqrt(ss / (n - 1)) / sqrt(n)) : "n/a"
+				printf "%s ± %s (n=%d)", fmt(m), ci, n
+				if (base != "") printf " %.3f%s", m / base, star
+				printf "\n"
+			}'
+}
+lru_anon=$(jq -s 'map(select(.policy == "lru" and .workload == "cyclic-anon") | .wall_s) | add / length' "$RESULTS"/*/result.json)
+lru_file=$(jq -s 'map(select(.policy == "lru" and .workload == "cyclic-file") | .wall_s) | add / length' "$RESULTS"/*/result.json)
+star_of() { awk -v p="$(csv_get "$TMP/long.csv" "metric=wall_s&workload=$2&policy=$1" p_value)" 'BEGIN { print (p < 0.05 ? "*" : "") }'; }
+for cell in "clockpro cyclic-anon $lru_anon" "cart cyclic-anon $lru_anon" "clockpro cyclic-file $lru_file"; do
+	read -r p w base <<<"$cell"
+	want=$(expected_cell "$p" "$w" "$base" "$(star_of "$p" "$w")")
+	tap_ok "text table: $p $w is '$want' (computed from the fixtures)" \
+		bash -c 'awk -v w="$1" "\$1 == w" "$2" | grep -qF -- "$3"' _ "$w" "$TMP/text" "$want"
+done
 "$LABSTAT" -m wall_s --format markdown "$RESULTS" >"$TMP/md" 2>/dev/null
 tap_ok "markdown table has a header rule" grep -q '^|:---' "$TMP/md"
 "$LABSTAT" -m wall_s --format csv "$RESULTS" >"$TMP/wide.csv" 2>/dev/null
@@ -84,6 +111,27 @@ setup_run c 256 1 5
 "$LABSTAT" --csv-long -m wall_s "$TMP/setup" >"$TMP/setup.csv"
 tap_is "$(csv_get "$TMP/setup.csv" "workload=w mem=128M" n)" 2 "reps differing only in seed share a row"
 tap_is "$(csv_get "$TMP/setup.csv" "workload=w mem=256M" n)" 1 "a run with other guest memory gets its own row"
+
+# HTML: one <table> per metric, cells escaped, the same numbers as text.
+"$LABSTAT" -m wall_s -m majflt --format html "$RESULTS" >"$TMP/t.html" 2>/dev/null
+tap_is "$(grep -c '^<table>' "$TMP/t.html")" 2 "html: one table per metric"
+tap_ok "html: the clockpro cell as in the text table" grep -qF '<td>9.00 ± 0.982 (n=5) 0.750*</td>' "$TMP/t.html"
+mkdir -p "$TMP/esc/a"
+printf '{"workload":"w<b>&","policy":"lru","exit":"ok","wall_s":1}\n' >"$TMP/esc/a/result.json"
+"$LABSTAT" -m wall_s --format html "$TMP/esc" >"$TMP/esc.html"
+tap_ok "html: labels are escaped" grep -qF '>w&lt;b&gt;&amp;</td>' "$TMP/esc.html"
+
+# Runs at any depth; --list-runs names each run's row and column.
+mkdir -p "$TMP/deep/matrix/cells/lru"
+cp -r "$RESULTS/20250101T000001-lru-cyclic-anon-r1-f1x7" "$TMP/deep/matrix/cells/lru/"
+cp -r "$RESULTS/20250101T000013-lru-cyclic-file-r13-f1x7" "$TMP/deep/"
+"$LABSTAT" --list-runs "$TMP/deep" >"$TMP/list.csv" 2>/dev/null
+tap_is "$(tail -n +2 "$TMP/list.csv" | cut -d, -f1-3 | sort | paste -sd' ')" \
+	"cyclic-anon,lru,lru cyclic-file,lru,lru" "--list-runs: both runs, found at any depth, with row and column"
+set +e
+"$LABSTAT" --ignore nope "$RESULTS" 2>"$TMP/err"; rc=$?
+set -e
+tap_is "$rc $(wc -l <"$TMP/err")" "2 1" "--ignore of an unknown parameter: exit 2, one line"
 
 # Bad input: one stderr line, non-zero exit, no output file.
 echo '{"workload": "x", "policy":' >"$TMP/broken.json"

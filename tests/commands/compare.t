@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # programs for bash -c and awk, in single quotes
 # lab.sh compare on runs recorded from the lab (fixtures/README.md):
 # formats, baseline choice, numbers against result.json, the OPT/model
-# table of runs with reference strings, and bad arguments.
+# table of runs with reference strings, the one grouping rule (runs of
+# different experiments are never averaged), traces that lost events,
+# and bad arguments.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 fx=$top/tests/commands/fixtures/runs
 
-if [[ ! -x $top/build/analysis/labstat || ! -x $top/build/analysis/pagesim ]]; then
-	skip_all "build/analysis not built (make analysis)"
-fi
+build_analysis
 cp -r "$fx" "$tmp/runs"
 for d in "$tmp"/runs/*/; do xz -d "$d/refs.bin.xz"; done
 
@@ -21,8 +22,9 @@ for d in "$fx"/*/; do
 	cp "$d/result.json" "$tmp/norefs/$(basename "$d")/"
 done
 
-"$lab" compare "$tmp/norefs" >"$tmp/text" 2>"$tmp/err"
-check "text: exits 0" test $? = 0
+rc=0
+"$lab" compare "$tmp/norefs" >"$tmp/text" 2>"$tmp/err" || rc=$?
+is "$rc" 0 "text: exits 0"
 check "text: baseline is vanilla when no run has lru" grep -q 'ratio to vanilla' "$tmp/text"
 check "text: a row for cyclic-anon with both policies" \
 	grep -qE '^cyclic-anon +[0-9.]+ ± [0-9.]+ \(n=2\) +[0-9.]+ ± [0-9.]+ \(n=2\) [0-9.]+' "$tmp/text"
@@ -51,8 +53,8 @@ check "refs: the OPT/model table is there" \
 	grep -q '^workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt,opt_refaults,model_refaults$' "$tmp/withrefs"
 sed -n '/^workload,policy,runs,opt/,$p' "$tmp/withrefs" >"$tmp/bound.csv"
 check "refs: one row per policy" test "$(tail -n +2 "$tmp/bound.csv" | wc -l)" = 2
-check "refs: vanilla's model is lru2q" grep -q '^cyclic-anon size=112M,vanilla,2,[0-9]*,lru2q,[0-9]*,' "$tmp/bound.csv"
-check "refs: MGLRU has no model" grep -q '^cyclic-anon size=112M,vanilla-mglru,2,[0-9]*,none,NA,' "$tmp/bound.csv"
+check "refs: vanilla's model is lru2q" grep -q '^cyclic-anon,vanilla,2,[0-9]*,lru2q,[0-9]*,' "$tmp/bound.csv"
+check "refs: MGLRU has no model" grep -q '^cyclic-anon,vanilla-mglru,2,[0-9]*,none,NA,' "$tmp/bound.csv"
 want=$(jq -s 'map(select(.policy == "vanilla") | .vmstat.pswpin) | add / length' "$tmp"/runs/*/result.json)
 got=$(awk -F, '$2 == "vanilla" { print $7 }' "$tmp/bound.csv")
 check "refs: kernel_pswpin is the runs' mean ($want, rounded: $got)" \
@@ -65,6 +67,61 @@ check "refs: beyond the first touch, OPT and the model lose the same distinct pa
 	awk -F, 'NR > 1 && ($4 - $10 != $6 - $11 || $10 < 0) && $6 != "NA" { bad = 1 } END { exit bad }' "$tmp/bound.csv"
 "$lab" compare --no-bound "$tmp/runs" >"$tmp/nobound"
 check "--no-bound leaves the table out" bash -c "! grep -q 'model_misses' '$tmp/nobound'"
+
+# One grouping rule: a copy of the vanilla runs that differs in one
+# parameter at a time is another experiment, never averaged in.
+variant() {	# variant NAME JQ-FILTER: the two vanilla runs, changed
+	local d
+	for d in "$tmp"/norefs/*-vanilla-cyclic-anon-*/; do
+		mkdir -p "$tmp/$1/$(basename "$d")-$1"
+		jq "$2" "$d/result.json" >"$tmp/$1/$(basename "$d")-$1/result.json"
+	done
+}
+variant traced '.trace = "events" | .majflt += 1000'
+variant sysctl '.params.sysctl = ["vm.page-cluster=0"] | .majflt += 2000'
+variant bootargs '.params.boot_args = ["transparent_hugepage=never"] | .majflt += 3000'
+variant cgroup '.params.cgroup = {name: "wl", limit_bytes: 67108864} | .majflt += 4000'
+variant switched '.params.switch_at = 5 | .majflt += 5000'
+want_mean=$(jq -s 'map(select(.policy == "vanilla") | .majflt) | add / length' "$tmp"/norefs/*/result.json)
+for v in traced sysctl bootargs cgroup switched; do
+	"$lab" compare --format csv --metric majflt "$tmp/norefs" "$tmp/$v" >"$tmp/$v.csv" 2>/dev/null
+	rows=$(grep -c '^majflt,cyclic-anon' "$tmp/$v.csv" || true)
+	# One row still holds the original runs' mean, n=2; the other the variant's.
+	cells=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 ~ /^cyclic-anon/ { print $(c["vanilla_n"]) ":" $(c["vanilla_mean"]) }' "$tmp/$v.csv" | sort | paste -sd' ')
+	check "grouping: $v runs are another row, the others' mean untouched ($rows rows: $cells)" \
+		bash -c 'grep -qw "2:$1" <<<"$2" && [[ $3 == 2 ]]' _ "$want_mean" "$cells" "$rows"
+done
+# A missing field is its default: a copy that says so explicitly is the
+# same experiment.
+variant defaults '.params.sysctl = [] | .params.boot_args = [] | .params.cgroup = null | .params.switch_at = null | .trace = "none"'
+"$lab" compare --format csv --metric majflt "$tmp/norefs" "$tmp/defaults" >"$tmp/defaults.csv" 2>/dev/null
+check "grouping: explicit defaults group with runs that lack the fields (n=4, one row)" \
+	test "$(grep -c '^majflt,cyclic-anon' "$tmp/defaults.csv")-$(csv_get "$tmp/defaults.csv" workload=cyclic-anon vanilla_n)" = 1-4
+# A kernel change splits the columns; as the baseline it is refused,
+# naming the parameter, unless merged on purpose.
+variant newkernel '.kernel.series_sha = "0123456789abcdef"'
+rc=0
+"$lab" compare --baseline vanilla "$tmp/norefs" "$tmp/newkernel" >/dev/null 2>"$tmp/err" || rc=$?
+check "grouping: a baseline on two kernels is refused (exit 3) naming kernel.series_sha" \
+	bash -c '[[ $1 == 3 ]] && grep -q "kernel.series_sha differs" "$2" && [[ $(wc -l <"$2") == 1 ]]' _ "$rc" "$tmp/err"
+"$lab" compare --baseline vanilla-mglru --format csv --metric majflt "$tmp/norefs" "$tmp/newkernel" >"$tmp/k.csv"
+check "grouping: vanilla's two kernels are two columns" \
+	bash -c 'head -n1 "$1" | grep -q ",vanilla series=none_n," && head -n1 "$1" | grep -q ",vanilla series=0123456789ab_n,"' _ "$tmp/k.csv"
+"$lab" compare --baseline vanilla --ignore kernel.series_sha --format csv --metric majflt \
+	"$tmp/norefs" "$tmp/newkernel" >"$tmp/merged.csv"
+check "grouping: --ignore kernel.series_sha merges them (n=4)" \
+	test "$(csv_get "$tmp/merged.csv" workload=cyclic-anon vanilla_n)" = 4
+usage_error "--ignore an unknown parameter: exit 2, one line" "$lab" compare --ignore nope "$tmp/norefs"
+
+# Traced runs that lost more than 0.1% of their events are named.
+variant lossy '.trace = "events" | .trace_events = 99000 | .trace_lost_events = [0, 1000]'
+variant clean '.trace = "events" | .trace_events = 99950 | .trace_lost_events = [50, 0] | .trace_lost_unknown_gaps = [0, 0]'
+"$lab" compare --format markdown "$tmp/lossy" "$tmp/clean" >"$tmp/loss.md" 2>"$tmp/loss.err"
+check "losses: the 1% runs are listed with their share" \
+	bash -c 'test "$(grep -c -- "-lossy/result.json: 1.00%" "$1")" = 2' _ "$tmp/loss.md"
+check "losses: the 0.05% runs are not" bash -c '! grep -q -- "-clean/result.json" "$1"' _ "$tmp/loss.md"
+check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lossy.*lost 1.00%' "$tmp/loss.err")" = 2
 
 usage_error "no RESULTS: exit 2, one line" "$lab" compare
 usage_error "bad --format: exit 2, one line" "$lab" compare --format xml "$tmp/runs"

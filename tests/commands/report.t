@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # programs for bash -c and awk, in single quotes
 # lab.sh report on recorded runs (tests/commands/fixtures, and the real
 # trace of tests/analysis/fixtures): the page is written atomically, links
 # only images that exist, and headless Chromium loads it with every image
@@ -7,10 +8,8 @@ set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
-if [[ ! -x $top/build/analysis/labstat || ! -x $top/build/analysis/trace-timeline ]] ||
-	! command -v gnuplot >/dev/null; then
-	skip_all "analysis tools or gnuplot missing (make analysis)"
-fi
+need_gnuplot
+build_analysis
 
 res=$tmp/results
 mkdir -p "$res"

@@ -1,0 +1,391 @@
+#define _POSIX_C_SOURCE 200809L
+#include "bound.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MODELS 32
+#define LINE_MAX_LEN 1024
+
+/* Each kernel policy's user-space counterpart in pagesim: 6.1's two
+ * lists for the unpatched kernel and the framework's lru, the port's own
+ * model for the research policies; MGLRU has none. */
+static const struct { const char *policy, *model; } policy_models[] = {
+	{ "vanilla", "lru2q" },
+	{ "lru", "lru2q" },
+	{ "clockpro", "clockpro-2006" },
+	{ "cart", "cart" },
+	{ "cart-r", "cart-r" },
+	{ "random", "random" },
+};
+
+const char *bound_policy_model(const char *policy)
+{
+	for (size_t i = 0; i < sizeof(policy_models) / sizeof(*policy_models); i++)
+		if (strcmp(policy, policy_models[i].policy) == 0)
+			return policy_models[i].model;
+	return NULL;
+}
+
+/* One run: pagesim's misses per model at the run's size, and the kernel. */
+struct bound_row {
+	const struct run *run;
+	const char *run_id;
+	double cache_pages, refs, distinct;
+	double misses[MAX_MODELS];	/* per model of the table; NaN if not simulated */
+	double majflt, pswpin, refaults;
+};
+
+struct model_list {
+	char *names[MAX_MODELS];
+	size_t count;
+};
+
+static void models_free(struct model_list *m)
+{
+	for (size_t i = 0; i < m->count; i++)
+		free(m->names[i]);
+	m->count = 0;
+}
+
+static int models_add(struct model_list *m, const char *name, size_t len)
+{
+	for (size_t i = 0; i < m->count; i++)
+		if (strlen(m->names[i]) == len && strncmp(m->names[i], name, len) == 0)
+			return 0;
+	if (m->count == MAX_MODELS) {
+		fprintf(stderr, "labstat: more than %d models\n", MAX_MODELS);
+		return -1;
+	}
+	if ((m->names[m->count] = strndup(name, len)) == NULL) {
+		fprintf(stderr, "labstat: out of memory\n");
+		return -1;
+	}
+	m->count++;
+	return 0;
+}
+
+static ssize_t model_index(const struct model_list *m, const char *name)
+{
+	for (size_t i = 0; i < m->count; i++)
+		if (strcmp(m->names[i], name) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+static double number_at(json_t *root, const char *object, const char *key)
+{
+	json_t *v = json_object_get(object ? json_object_get(root, object) : root, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *run_id_of(const struct run *r)
+{
+	json_t *id = json_object_get(r->root, "run_id");
+
+	return json_is_string(id) ? json_string_value(id) : NULL;
+}
+
+/* Splits a CSV line in place into at most max fields. */
+static size_t split_csv(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max; p++) {
+		fields[n++] = p;
+		p = strchr(p, ',');
+		if (p == NULL)
+			break;
+		*p = '\0';
+	}
+	return n;
+}
+
+/* Reads SIM_DIR/<run_id>.csv (pagesim --format csv at one size).
+ * Returns 0, 1 when the file does not exist, -1 after one error line.
+ * With models->count == 0 the file's models become the list. */
+static int read_sim(const char *path, struct bound_row *row, struct model_list *models)
+{
+	FILE *f = fopen(path, "r");
+	char line[LINE_MAX_LEN];
+	char *field[16];
+	int col_policy = -1, col_pages = -1, col_refs = -1, col_distinct = -1, col_misses = -1;
+	bool take_models = models->count == 0;
+	int rc = -1;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return 1;
+		fprintf(stderr, "labstat: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (size_t m = 0; m < MAX_MODELS; m++)
+		row->misses[m] = NAN;
+	if (fgets(line, sizeof(line), f) == NULL)
+		goto bad;
+	size_t n = split_csv(line, field, 16);
+	for (size_t i = 0; i < n; i++) {
+		int *col = strcmp(field[i], "policy") == 0 ? &col_policy
+			 : strcmp(field[i], "cache_pages") == 0 ? &col_pages
+			 : strcmp(field[i], "refs") == 0 ? &col_refs
+			 : strcmp(field[i], "distinct") == 0 ? &col_distinct
+			 : strcmp(field[i], "misses") == 0 ? &col_misses : NULL;
+		if (col != NULL)
+			*col = (int)i;
+	}
+	if (col_policy < 0 || col_pages < 0 || col_refs < 0 || col_distinct < 0 || col_misses < 0)
+		goto bad;
+	int rows = 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *end;
+		if ((n = split_csv(line, field, 16)) <= (size_t)col_misses)
+			goto bad;
+		if (take_models && models_add(models, field[col_policy], strlen(field[col_policy])))
+			goto out;
+		ssize_t m = model_index(models, field[col_policy]);
+		double misses = strtod(field[col_misses], &end);
+		if (*end != '\0' || end == field[col_misses])
+			goto bad;
+		if (m >= 0)
+			row->misses[m] = misses;
+		row->cache_pages = strtod(field[col_pages], NULL);
+		row->refs = strtod(field[col_refs], NULL);
+		row->distinct = strtod(field[col_distinct], NULL);
+		rows++;
+	}
+	if (rows == 0)
+		goto bad;
+	rc = 0;
+	goto out;
+bad:
+	fprintf(stderr, "labstat: %s: not a pagesim --format csv file\n", path);
+out:
+	fclose(f);
+	return rc;
+}
+
+static void kernel_counts(struct bound_row *row)
+{
+	json_t *root = row->run->root;
+	double anon = number_at(root, "vmstat", "workingset_refault_anon");
+	double file = number_at(root, "vmstat", "workingset_refault_file");
+
+	row->majflt = number_at(root, NULL, "majflt");
+	row->pswpin = number_at(root, "vmstat", "pswpin");
+	row->refaults = isnan(anon) ? NAN : anon + (isnan(file) ? 0.0 : file);
+}
+
+static int set_number(struct table *t, size_t r, size_t c, double v)
+{
+	return isfinite(v) ? table_set(t, r, c, "%.0f", v) : table_set(t, r, c, "NA");
+}
+
+static int runs_table(FILE *out, enum table_format format, const struct bound_row *rows,
+		      size_t n, char **row_labels, char **col_labels,
+		      const struct model_list *models, int first)
+{
+	struct table t;
+	size_t nc = 6 + models->count + 3;
+	static const char *const head[] = { "workload", "policy", "run_id", "cache_pages", "refs",
+					    "distinct" };
+	int bad = table_init(&t, n + 1, nc, 3) ||
+		  table_set(&t, SIZE_MAX, 0, "Misses at the run's size (pages; models include the "
+			    "first touch of each page) and the kernel's counts");
+
+	for (size_t c = 0; !bad && c < 6; c++)
+		bad = table_set(&t, 0, c, "%s", head[c]);
+	for (size_t m = 0; !bad && m < models->count; m++)
+		bad = table_set(&t, 0, 6 + m, "%s", models->names[m]);
+	bad = bad || table_set(&t, 0, nc - 3, "majflt") || table_set(&t, 0, nc - 2, "pswpin") ||
+	      table_set(&t, 0, nc - 1, "refaults");
+	for (size_t i = 0; !bad && i < n; i++) {
+		const struct bound_row *b = &rows[i];
+		size_t r = i + 1;
+		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
+		      table_set(&t, r, 2, "%s", b->run_id) || set_number(&t, r, 3, b->cache_pages) ||
+		      set_number(&t, r, 4, b->refs) || set_number(&t, r, 5, b->distinct);
+		for (size_t m = 0; !bad && m < models->count; m++)
+			bad = set_number(&t, r, 6 + m, b->misses[m]);
+		bad = bad || set_number(&t, r, nc - 3, b->majflt) || set_number(&t, r, nc - 2, b->pswpin) ||
+		      set_number(&t, r, nc - 1, b->refaults);
+	}
+	if (!bad)
+		table_write(out, format, &t, first);
+	table_free(&t);
+	return bad ? -1 : 0;
+}
+
+/* Mean of the finite values; NaN when there are none. */
+struct mean {
+	double sum;
+	size_t n;
+};
+
+static void mean_add(struct mean *m, double v)
+{
+	if (isfinite(v)) {
+		m->sum += v;
+		m->n++;
+	}
+}
+
+static double mean_of(const struct mean *m)
+{
+	return m->n ? m->sum / (double)m->n : NAN;
+}
+
+enum { S_OPT, S_MODEL, S_PSWPIN, S_REFAULTS, S_MAJFLT, S_OPT_REF, S_MODEL_REF, S_COUNT };
+
+static int summary_table(FILE *out, enum table_format format, const struct bound_row *rows,
+			 size_t n, char **row_labels, char **col_labels,
+			 const struct model_list *models, int first)
+{
+	static const char *const head[] = { "workload", "policy", "runs", "opt", "model",
+		"model_misses", "kernel_pswpin", "kernel_refaults", "kernel_majflt", "opt_refaults",
+		"model_refaults" };
+	bool *done = calloc(n + 1, sizeof(*done));
+	struct table t;
+	int bad = done == NULL || table_init(&t, n + 1, 11, 2);
+	size_t out_rows = 1;
+	ssize_t opt = model_index(models, "opt");
+
+	if (done == NULL) {
+		free(done);
+		return -1;
+	}
+	bad = bad || table_set(&t, SIZE_MAX, 0, "OPT and the policy's model at the runs' size vs "
+			       "the kernel (means over runs; pages, majflt in faults)");
+	for (size_t c = 0; !bad && c < 11; c++)
+		bad = table_set(&t, 0, c, "%s", head[c]);
+	for (size_t i = 0; !bad && i < n; i++) {
+		if (done[i])
+			continue;
+		const char *name = bound_policy_model(rows[i].run->policy);
+		ssize_t model = name != NULL ? model_index(models, name) : -1;
+		struct mean m[S_COUNT] = { 0 };
+		size_t count = 0;
+
+		for (size_t j = i; j < n; j++) {
+			const struct bound_row *b = &rows[j];
+			if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
+			    strcmp(col_labels[j], col_labels[i]) != 0)
+				continue;
+			done[j] = true;
+			count++;
+			double o = opt >= 0 ? b->misses[opt] : NAN;
+			double mm = model >= 0 ? b->misses[model] : NAN;
+			mean_add(&m[S_OPT], o);
+			mean_add(&m[S_MODEL], mm);
+			mean_add(&m[S_PSWPIN], b->pswpin);
+			mean_add(&m[S_REFAULTS], b->refaults);
+			mean_add(&m[S_MAJFLT], b->majflt);
+			/* Beyond the first touch of each page: what the kernel
+			 * counts as swap-ins or refaults. */
+			mean_add(&m[S_OPT_REF], o - b->distinct);
+			mean_add(&m[S_MODEL_REF], mm - b->distinct);
+		}
+		size_t r = out_rows++;
+		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
+		      table_set(&t, r, 2, "%zu", count) || set_number(&t, r, 3, mean_of(&m[S_OPT])) ||
+		      table_set(&t, r, 4, "%s", model >= 0 ? name : "none") ||
+		      set_number(&t, r, 5, mean_of(&m[S_MODEL])) ||
+		      set_number(&t, r, 6, mean_of(&m[S_PSWPIN])) ||
+		      set_number(&t, r, 7, mean_of(&m[S_REFAULTS])) ||
+		      set_number(&t, r, 8, mean_of(&m[S_MAJFLT])) ||
+		      set_number(&t, r, 9, mean_of(&m[S_OPT_REF])) ||
+		      set_number(&t, r, 10, mean_of(&m[S_MODEL_REF]));
+	}
+	t.nrows = out_rows;
+	if (!bad)
+		table_write(out, format, &t, first);
+	t.nrows = n + 1;
+	table_free(&t);
+	free(done);
+	return bad ? -1 : 0;
+}
+
+static int parse_models(struct model_list *models, const char *list)
+{
+	for (const char *p = list; p != NULL && *p;) {
+		size_t len = strcspn(p, ",");
+		if (len > 0 && models_add(models, p, len) != 0)
+			return -1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int bound_write(FILE *out, enum table_format format, const struct run_set *runs,
+		const struct grouping *g, const struct bound_options *o)
+{
+	struct model_list models = { 0 };
+	struct bound_row *rows = calloc(runs->count + 1, sizeof(*rows));
+	char **row_labels = NULL, **col_labels = NULL, **rl = NULL, **cl = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (rows == NULL || parse_models(&models, o->models) != 0 ||
+	    grouping_labels(g, runs, &row_labels, &col_labels) != 0)
+		goto out;
+	rl = calloc(runs->count + 1, sizeof(*rl));
+	cl = calloc(runs->count + 1, sizeof(*cl));
+	if (rl == NULL || cl == NULL)
+		goto out;
+	for (size_t i = 0; i < runs->count; i++) {
+		const struct run *r = &runs->runs[i];
+		const char *id = run_id_of(r);
+		if (id == NULL || !(number_at(r->root, NULL, "mem_available_pages") > 0)) {
+			fprintf(stderr, "labstat: note: %s: no %s, left out\n", r->path,
+				id == NULL ? "run_id" : "mem_available_pages");
+			continue;
+		}
+		size_t len = strlen(o->sim_dir) + strlen(id) + 6;
+		char *path = malloc(len);
+		if (path == NULL)
+			goto out;
+		snprintf(path, len, "%s/%s.csv", o->sim_dir, id);
+		struct bound_row *b = &rows[n];
+		b->run = r;
+		b->run_id = id;
+		int s = read_sim(path, b, &models);
+		free(path);
+		if (s < 0)
+			goto out;
+		if (s > 0) {
+			fprintf(stderr, "labstat: note: %s: no simulation (no refs.bin), left out\n", r->path);
+			continue;
+		}
+		kernel_counts(b);
+		rl[n] = row_labels[i];
+		cl[n] = col_labels[i];
+		n++;
+	}
+	if (n == 0) {
+		fprintf(stderr, "labstat: no run with a simulation in %s\n", o->sim_dir);
+		rc = 2;
+		goto out;
+	}
+	rc = 0;
+	if (o->tables & BOUND_RUNS)
+		rc = runs_table(out, format, rows, n, rl, cl, &models, 1);
+	if (rc == 0 && (o->tables & BOUND_SUMMARY))
+		rc = summary_table(out, format, rows, n, rl, cl, &models, !(o->tables & BOUND_RUNS));
+	if (rc != 0)
+		fprintf(stderr, "labstat: out of memory\n");
+out:
+	if (rc == -1 && rows == NULL)
+		fprintf(stderr, "labstat: out of memory\n");
+	free(rl);
+	free(cl);
+	grouping_labels_free(runs, row_labels, col_labels);
+	models_free(&models);
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,260 @@
+#define _POSIX_C_SOURCE 200809L
+#include "experiment.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Names as in result.json (CONTRACTS.md), in enum order. */
+static const char *const param_names[EXPERIMENT_PARAMS] = {
+	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
+	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb",
+	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at",
+};
+
+/* What a field a result.json lacks stands for: what lab.sh run does
+ * without the option (trace_buffer_kb: the profile's size before it was
+ * recorded). */
+#define DEFAULT_MEM_MIB 256
+#define DEFAULT_VCPUS 2
+#define DEFAULT_ACCEL "tcg"
+#define DEFAULT_TRACE "none"
+#define DEFAULT_TRACE_BUFFER_KB 2048
+#define SHA_SHOWN 12
+
+const char *experiment_param_name(enum experiment_param p)
+{
+	return p < EXPERIMENT_PARAMS ? param_names[p] : "?";
+}
+
+int experiment_param_lookup(const char *name)
+{
+	static const struct { const char *alias; enum experiment_param p; } aliases[] = {
+		{ "series_sha", PARAM_SERIES_SHA }, { "config_sha", PARAM_CONFIG_SHA },
+		{ "flavour", PARAM_KERNEL_FLAVOUR }, { "args", PARAM_ARGS },
+		{ "params.size", PARAM_ARGS }, { "size", PARAM_ARGS }, { "passes", PARAM_ARGS },
+		{ "mem", PARAM_MEM }, { "sysctl", PARAM_SYSCTL }, { "boot_args", PARAM_BOOT_ARGS },
+		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT },
+	};
+	for (int p = 0; p < EXPERIMENT_PARAMS; p++)
+		if (strcmp(name, param_names[p]) == 0)
+			return p;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(*aliases); i++)
+		if (strcmp(name, aliases[i].alias) == 0)
+			return (int)aliases[i].p;
+	return -1;
+}
+
+bool experiment_param_in_column(enum experiment_param p)
+{
+	return p == PARAM_POLICY || p == PARAM_KERNEL_FLAVOUR || p == PARAM_SERIES_SHA ||
+	       p == PARAM_CONFIG_SHA;
+}
+
+static int add(struct experiment *e, enum experiment_param p, const char *key, const char *value)
+{
+	size_t len = strlen(key) + strlen(value) + 2;
+	char *text = malloc(len);
+	struct experiment_token *grown = realloc(e->tokens, (e->count + 1) * sizeof(*grown));
+
+	if (grown != NULL)
+		e->tokens = grown;
+	if (text == NULL || grown == NULL) {
+		free(text);
+		return -1;
+	}
+	snprintf(text, len, value[0] ? "%s=%s" : "%s", key, value);
+	/* Labels go into CSV cells too. */
+	for (char *c = text; (c = strchr(c, ',')) != NULL;)
+		*c = ';';
+	e->tokens[e->count++] = (struct experiment_token){ p, text };
+	return 0;
+}
+
+/* A JSON scalar as text: strings as they are, numbers as printed; NULL
+ * for null, arrays and objects. */
+static const char *scalar(json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, len, "%g", json_real_value(v));
+		return buf;
+	}
+	if (json_is_true(v) || json_is_false(v))
+		return json_is_true(v) ? "true" : "false";
+	return NULL;
+}
+
+static const char *string_or(json_t *obj, const char *key, const char *fallback)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_string(v) ? json_string_value(v) : fallback;
+}
+
+static long long integer_or(json_t *obj, const char *key, long long fallback)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : fallback;
+}
+
+static int add_kernel(struct experiment *e, json_t *root)
+{
+	const char *policy = string_or(root, "policy", "");
+	const char *flavour = string_or(root, "kernel_flavour",
+					strncmp(policy, "vanilla", 7) == 0 ? "vanilla" : "lab");
+	json_t *kernel = json_object_get(root, "kernel");
+	char series[SHA_SHOWN + 1], config[SHA_SHOWN + 1];
+
+	snprintf(series, sizeof(series), "%s", string_or(kernel, "series_sha", "unknown"));
+	snprintf(config, sizeof(config), "%s", string_or(kernel, "config_sha", "unknown"));
+	return add(e, PARAM_KERNEL_FLAVOUR, "kernel", flavour) ||
+	       add(e, PARAM_SERIES_SHA, "series", series) ||
+	       add(e, PARAM_CONFIG_SHA, "config", config);
+}
+
+/* Workload options from params.args ("--size 48M" -> "size=48M",
+ * "--emit-refs FILE" -> "refs"), or params.size and passes when there is
+ * no args array.  --seed is left out: reps differ in seed on purpose. */
+static int add_args(struct experiment *e, json_t *params)
+{
+	json_t *args = json_object_get(params, "args");
+	char buf[64];
+
+	if (!json_is_array(args)) {
+		const char *size = scalar(json_object_get(params, "size"), buf, sizeof(buf));
+		if (size != NULL && size[0] && add(e, PARAM_ARGS, "size", size))
+			return -1;
+		const char *passes = scalar(json_object_get(params, "passes"), buf, sizeof(buf));
+		return passes != NULL && add(e, PARAM_ARGS, "passes", passes) ? -1 : 0;
+	}
+	size_t n = json_array_size(args);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(args, i));
+		const char *next = i + 1 < n ? json_string_value(json_array_get(args, i + 1)) : NULL;
+		int pair = next != NULL && strncmp(next, "--", 2) != 0;
+
+		if (a == NULL)
+			continue;
+		if (strncmp(a, "--", 2) == 0)
+			a += 2;
+		if (strcmp(a, "emit-refs") == 0) {
+			if (add(e, PARAM_ARGS, "refs", ""))
+				return -1;
+		} else if (strcmp(a, "seed") != 0 && add(e, PARAM_ARGS, a, pair ? next : "")) {
+			return -1;
+		}
+		if (pair)
+			i++;
+	}
+	return 0;
+}
+
+/* An array of "K=V" strings, one token each. */
+static int add_list(struct experiment *e, enum experiment_param p, const char *key, json_t *list)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v) {
+		if (json_is_string(v) && add(e, p, key, json_string_value(v)))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_cgroup(struct experiment *e, json_t *cgroup)
+{
+	char buf[160];
+	json_t *limit = json_object_get(cgroup, "limit_bytes");
+
+	if (!json_is_object(cgroup))
+		return 0;	/* null or missing: no cgroup, the default */
+	if (json_is_integer(limit) && json_integer_value(limit) % (1 << 20) == 0)
+		snprintf(buf, sizeof(buf), "%s:%lldM", string_or(cgroup, "name", "?"),
+			 (long long)json_integer_value(limit) >> 20);
+	else if (json_is_integer(limit))
+		snprintf(buf, sizeof(buf), "%s:%lld", string_or(cgroup, "name", "?"),
+			 (long long)json_integer_value(limit));
+	else
+		snprintf(buf, sizeof(buf), "%s:unlimited", string_or(cgroup, "name", "?"));
+	return add(e, PARAM_CGROUP, "cgroup", buf);
+}
+
+static int add_switch_at(struct experiment *e, json_t *v)
+{
+	char buf[64];
+	const char *text = scalar(v, buf, sizeof(buf));
+
+	if (text != NULL)
+		return add(e, PARAM_SWITCH_AT, "switch_at", text);
+	if (json_is_array(v) || json_is_object(v)) {
+		char *dump = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+		int rc = dump == NULL ? -1 : add(e, PARAM_SWITCH_AT, "switch_at", dump);
+		free(dump);
+		return rc;
+	}
+	return 0;	/* null or missing: no switch, the default */
+}
+
+static int compare_tokens(const void *a, const void *b)
+{
+	const struct experiment_token *x = a, *y = b;
+
+	if (x->param != y->param)
+		return (int)x->param - (int)y->param;
+	return strcmp(x->text, y->text);
+}
+
+int experiment_read(struct experiment *e, json_t *root)
+{
+	json_t *params = json_object_get(root, "params");
+	char buf[64];
+
+	memset(e, 0, sizeof(*e));
+	if (add_kernel(e, root) || add_args(e, params))
+		goto oom;
+	snprintf(buf, sizeof(buf), "%lldM", integer_or(root, "mem_mib", DEFAULT_MEM_MIB));
+	if (add(e, PARAM_MEM, "mem", buf))
+		goto oom;
+	snprintf(buf, sizeof(buf), "%lld", integer_or(root, "vcpus", DEFAULT_VCPUS));
+	if (add(e, PARAM_VCPUS, "vcpus", buf) ||
+	    add(e, PARAM_ACCEL, "accel", string_or(root, "accel", DEFAULT_ACCEL)))
+		goto oom;
+	const char *trace = string_or(root, "trace", DEFAULT_TRACE);
+	if (add(e, PARAM_TRACE, "trace", trace))
+		goto oom;
+	/* The ring buffer exists only when trace-cmd records. */
+	if (strcmp(trace, "events") == 0 || strcmp(trace, "all") == 0) {
+		snprintf(buf, sizeof(buf), "%lldK",
+			 integer_or(root, "trace_buffer_kb", DEFAULT_TRACE_BUFFER_KB));
+		if (add(e, PARAM_TRACE_BUFFER, "trace_buffer", buf))
+			goto oom;
+	}
+	if (add_list(e, PARAM_SYSCTL, "sysctl", json_object_get(params, "sysctl")) ||
+	    add_list(e, PARAM_BOOT_ARGS, "boot", json_object_get(params, "boot_args")) ||
+	    add_cgroup(e, json_object_get(params, "cgroup")) ||
+	    add_switch_at(e, json_object_get(params, "switch_at")))
+		goto oom;
+	/* Option order does not make another experiment. */
+	if (e->count > 1)
+		qsort(e->tokens, e->count, sizeof(*e->tokens), compare_tokens);
+	return 0;
+oom:
+	experiment_free(e);
+	return -1;
+}
+
+void experiment_free(struct experiment *e)
+{
+	for (size_t i = 0; i < e->count; i++)
+		free(e->tokens[i].text);
+	free(e->tokens);
+	memset(e, 0, sizeof(*e));
+}

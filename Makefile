@@ -9,7 +9,7 @@ KSCRIPTS := kernel/scripts
 
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
 	kernel-export kernel-reset kernel-check workloads analysis image tools \
-	test check-shell bench stress clean distclean
+	test check-shell bench stress clean distclean fuzz sanitize
 
 all: deps kernels workloads analysis image tools
 
@@ -65,8 +65,19 @@ image: workloads
 test: all
 	@tests/run
 
+# The unit areas again, the host tools built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build/sanitize/); make test runs them too.
+sanitize: deps
+	@tests/run sanitize
+
+# Fuzz the parsers of files users bring, FUZZ_SECONDS each (default 120):
+# libFuzzer targets in fuzz/, not part of make test (which replays the
+# kept inputs). RELIABILITY.md has the last results.
+fuzz: deps workloads
+	@$(MAKE) -s -C fuzz run
+
 check-shell:
-	@shellcheck lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run .ci/run
+	@shellcheck lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run .ci/run fuzz/run.sh
 
 # The full reliability gate: every policy, debug kernel (RELIABILITY.md).
 stress: all kernel-debug
@@ -77,7 +88,8 @@ bench: all
 	@lab/bench.sh
 
 clean:
-	rm -rf build/workloads build/analysis build/image build/runs build/test-logs
+	rm -rf build/workloads build/analysis build/image build/runs build/test-logs \
+		build/sanitize build/fuzz
 
 # Everything under build/, kernel trees and ccache'd objects included.
 distclean:

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "modelspec.h"
 #include "policy.h"
 #include "sizes.h"
 #include "trace.h"
@@ -16,21 +17,22 @@
 #define EXIT_BAD_ARGS 2
 
 struct result {
-	const char *policy;
+	const char *label;
 	size_t cache_pages;
 	unsigned long long misses;
 };
 
 struct options {
-	const struct sim_policy **policies;
-	size_t n_policies;
+	struct model *models;
+	size_t n_models;
 	size_t *sizes;
 	size_t n_sizes;
 	int table;
 	int timing;
 	unsigned long long seed;
-	unsigned long long clockpro_min_cold;
-	int clockpro_port_insert;
+	const char *clockpro_min_cold; /* shorthands for :min-cold= and :insert= */
+	const char *clockpro_insert;
+	char min_cold_opt[40];
 	const char *path;
 };
 
@@ -41,18 +43,19 @@ static void usage(FILE *out)
 		"Counts misses of page-replacement models on a reference string.\n"
 		"FILE is LABREFS1 binary or LIRS text (one block number per line).\n"
 		"  --sizes LIST            cache sizes in pages: N[,N...] or FIRST:LAST:STEP items\n"
-		"  --policies LIST         comma-separated models (default: all, see --list-policies)\n"
+		"  --policies LIST         comma-separated models (default: all, see --list-policies);\n"
+		"                          a model is NAME or NAME:KEY=VALUE[:KEY=VALUE...]\n"
 		"  --format csv|table      output format (default csv)\n"
 		"  --seed N                seed for the random model (default 1)\n"
-		"  --clockpro-min-cold N   CLOCK-Pro minimum cold target in pages\n"
-		"                          (default max(1, size/100))\n"
-		"  --clockpro-port-insert  CLOCK-Pro inserts new pages as the kernel port\n"
-		"                          does: cold, out of test, referenced by the load\n"
+		"  --clockpro-min-cold N   shorthand for :min-cold=N on every CLOCK-Pro model\n"
+		"  --clockpro-port-insert  shorthand for :insert=port on every CLOCK-Pro model\n"
 		"  --timing                per-run speed on stderr\n"
 		"  --list-policies         print the models and exit\n"
 		"  --help                  this text\n"
 		"Output: policy,cache_pages,refs,distinct,misses,miss_ratio\n"
-		"Exit: 0 ok, 1 unreadable or malformed file, 2 bad arguments.\n");
+		"Exit: 0 ok, 1 unreadable or malformed file, 2 bad arguments.\n"
+		"Model options (NAME:KEY=VALUE):\n");
+	model_list(out, true);
 }
 
 static void die(int code, const char *fmt, const char *arg)
@@ -63,30 +66,51 @@ static void die(int code, const char *fmt, const char *arg)
 	exit(code);
 }
 
+static void add_model(struct options *opt, const char *spec)
+{
+	const char *defaults[3];
+	size_t n = 0;
+	char err[200];
+
+	if (opt->clockpro_min_cold)
+		defaults[n++] = opt->clockpro_min_cold;
+	if (opt->clockpro_insert)
+		defaults[n++] = opt->clockpro_insert;
+	defaults[n] = NULL;
+	if (model_parse(spec, defaults, &opt->models[opt->n_models], err, sizeof(err)) < 0)
+		die(strcmp(err, "out of memory") ? EXIT_BAD_ARGS : EXIT_BAD_FILE, "%s", err);
+	opt->n_models++;
+}
+
+/* Every model in spec, or all models when spec is NULL. */
 static void parse_policies(const char *spec, struct options *opt)
 {
 	size_t max = 1;
 	char *copy, *item, *rest;
 
+	if (!spec) {
+		for (max = 0; sim_policies[max]; max++)
+			;
+		opt->models = calloc(max, sizeof(*opt->models));
+		if (!opt->models)
+			die(EXIT_BAD_FILE, "%s", "out of memory");
+		for (size_t i = 0; i < max; i++)
+			add_model(opt, sim_policies[i]->name);
+		return;
+	}
 	for (const char *p = spec; *p; p++)
 		max += *p == ',';
-	opt->policies = calloc(max, sizeof(*opt->policies));
+	opt->models = calloc(max, sizeof(*opt->models));
 	copy = strdup(spec);
-	if (!opt->policies || !copy)
+	if (!opt->models || !copy)
 		die(EXIT_BAD_FILE, "%s", "out of memory");
-	opt->n_policies = 0;
 	rest = copy;
 	do {
-		const struct sim_policy *policy;
-
 		item = rest;
 		rest = strchr(rest, ',');
 		if (rest)
 			*rest++ = '\0';
-		policy = sim_policy_find(item);
-		if (!policy)
-			die(EXIT_BAD_ARGS, "unknown policy '%s' (see --list-policies)", item);
-		opt->policies[opt->n_policies++] = policy;
+		add_model(opt, item);
 	} while (rest);
 	free(copy);
 }
@@ -132,19 +156,23 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			if (parse_u64(optarg, &opt->seed) < 0)
 				die(EXIT_BAD_ARGS, "bad seed '%s'", optarg);
 			break;
-		case OPT_MIN_COLD:
-			if (parse_u64(optarg, &opt->clockpro_min_cold) < 0 || opt->clockpro_min_cold == 0)
+		case OPT_MIN_COLD: {
+			unsigned long long pages;
+
+			if (parse_u64(optarg, &pages) < 0 || pages == 0)
 				die(EXIT_BAD_ARGS, "bad --clockpro-min-cold '%s' (want pages > 0)", optarg);
+			snprintf(opt->min_cold_opt, sizeof(opt->min_cold_opt), "min-cold=%llu", pages);
+			opt->clockpro_min_cold = opt->min_cold_opt;
 			break;
+		}
 		case OPT_PORT_INSERT:
-			opt->clockpro_port_insert = 1;
+			opt->clockpro_insert = "insert=port";
 			break;
 		case OPT_TIMING:
 			opt->timing = 1;
 			break;
 		case OPT_LIST:
-			for (size_t i = 0; sim_policies[i]; i++)
-				printf("%-9s %s\n", sim_policies[i]->name, sim_policies[i]->summary);
+			model_list(stdout, false);
 			exit(0);
 		case OPT_HELP:
 			usage(stdout);
@@ -160,20 +188,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		die(EXIT_BAD_ARGS, "%s", "--sizes is required");
 	if (sizes_parse(sizes_spec, &opt->sizes, &opt->n_sizes, err, sizeof(err)) < 0)
 		die(EXIT_BAD_ARGS, "%s", err);
-	if (policies_spec) {
-		parse_policies(policies_spec, opt);
-	} else {
-		size_t n = 0;
-
-		while (sim_policies[n])
-			n++;
-		opt->policies = calloc(n, sizeof(*opt->policies));
-		if (!opt->policies)
-			die(EXIT_BAD_FILE, "%s", "out of memory");
-		for (size_t i = 0; i < n; i++)
-			opt->policies[i] = sim_policies[i];
-		opt->n_policies = n;
-	}
+	parse_policies(policies_spec, opt);
 }
 
 static double now_seconds(void)
@@ -184,14 +199,15 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static unsigned long long simulate(const struct sim_policy *policy, const struct sim_trace *trace,
+static unsigned long long simulate(const struct model *model, const struct sim_trace *trace,
 				   const struct sim_params *params)
 {
-	void *state = policy->create(trace, params);
+	const struct sim_policy *policy = model->policy;
+	void *state = policy->create(trace, params, model->opts);
 	unsigned long long misses = 0;
 
 	if (!state)
-		die(EXIT_BAD_FILE, "out of memory creating model '%s'", policy->name);
+		die(EXIT_BAD_FILE, "out of memory creating model '%s'", model->label);
 	for (size_t i = 0; i < trace->n_refs; i++)
 		misses += !policy->access(state, trace->refs[i]);
 	policy->destroy(state);
@@ -202,7 +218,7 @@ static void print_results(const struct options *opt, const struct sim_trace *tra
 			  const struct result *results, size_t n)
 {
 	if (opt->table)
-		printf("%-9s %12s %12s %10s %12s %10s\n", "policy", "cache_pages", "refs", "distinct",
+		printf("%-14s %12s %12s %10s %12s %10s\n", "policy", "cache_pages", "refs", "distinct",
 		       "misses", "miss_ratio");
 	else
 		printf("policy,cache_pages,refs,distinct,misses,miss_ratio\n");
@@ -210,10 +226,10 @@ static void print_results(const struct options *opt, const struct sim_trace *tra
 		double ratio = (double)results[i].misses / (double)trace->n_refs;
 
 		if (opt->table)
-			printf("%-9s %12zu %12zu %10zu %12llu %10.6f\n", results[i].policy,
+			printf("%-14s %12zu %12zu %10zu %12llu %10.6f\n", results[i].label,
 			       results[i].cache_pages, trace->n_refs, trace->distinct, results[i].misses, ratio);
 		else
-			printf("%s,%zu,%zu,%zu,%llu,%.6f\n", results[i].policy, results[i].cache_pages,
+			printf("%s,%zu,%zu,%zu,%llu,%.6f\n", results[i].label, results[i].cache_pages,
 			       trace->n_refs, trace->distinct, results[i].misses, ratio);
 	}
 }
@@ -234,8 +250,8 @@ int main(int argc, char **argv)
 	if (opt.timing)
 		fprintf(stderr, "pagesim: timing load refs=%zu distinct=%zu seconds=%.3f\n", trace.n_refs,
 			trace.distinct, now_seconds() - t0);
-	for (size_t p = 0; p < opt.n_policies; p++) {
-		if (!opt.policies[p]->needs_future)
+	for (size_t p = 0; p < opt.n_models; p++) {
+		if (!opt.models[p].policy->needs_future)
 			continue;
 		t0 = now_seconds();
 		if (trace_compute_next_use(&trace) < 0)
@@ -244,10 +260,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pagesim: timing next-use seconds=%.3f\n", now_seconds() - t0);
 		break;
 	}
-	results = calloc(opt.n_policies * opt.n_sizes, sizeof(*results));
+	results = calloc(opt.n_models * opt.n_sizes, sizeof(*results));
 	if (!results)
 		die(EXIT_BAD_FILE, "%s", "out of memory");
-	for (size_t p = 0; p < opt.n_policies; p++) {
+	for (size_t p = 0; p < opt.n_models; p++) {
 		for (size_t s = 0; s < opt.n_sizes; s++) {
 			/* A cache at least as large as the distinct pages never evicts, so
 			 * the models need no more frames than that. */
@@ -255,28 +271,28 @@ int main(int argc, char **argv)
 			struct sim_params params = {
 				.cache_pages = frames,
 				.seed = opt.seed,
-				.clockpro_min_cold = (size_t)opt.clockpro_min_cold,
-				.clockpro_port_insert = opt.clockpro_port_insert != 0,
 			};
 			struct result *r = &results[n_results++];
 
 			t0 = now_seconds();
-			r->policy = opt.policies[p]->name;
+			r->label = opt.models[p].label;
 			r->cache_pages = opt.sizes[s];
-			r->misses = simulate(opt.policies[p], &trace, &params);
+			r->misses = simulate(&opt.models[p], &trace, &params);
 			if (opt.timing) {
 				double dt = now_seconds() - t0;
 
 				fprintf(stderr,
 					"pagesim: timing policy=%s cache_pages=%zu seconds=%.3f mrefs_per_s=%.2f\n",
-					r->policy, r->cache_pages, dt, (double)trace.n_refs / dt / 1e6);
+					r->label, r->cache_pages, dt, (double)trace.n_refs / dt / 1e6);
 			}
 		}
 	}
 	print_results(&opt, &trace, results, n_results);
 	free(results);
 	free(opt.sizes);
-	free(opt.policies);
+	for (size_t p = 0; p < opt.n_models; p++)
+		model_free(&opt.models[p]);
+	free(opt.models);
 	trace_free(&trace);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("pagesim: error writing output\n", stderr);

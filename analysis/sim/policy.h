@@ -3,7 +3,12 @@
  * A model sees pages as dense ids in [0, trace->distinct) and is driven one
  * reference at a time; access() returns true on a hit.  Models that need the
  * future (OPT) read trace->next_use, which the caller fills in when
- * needs_future is set.  create() returns NULL only when out of memory. */
+ * needs_future is set.  create() returns NULL only when out of memory.
+ *
+ * A model's own options live in its file: it declares a block of
+ * opts_size bytes, fills in its defaults with opts_init() and names the
+ * keys that may change it in options[]; the caller parses
+ * "NAME:KEY=VALUE:..." into that block and passes it to create(). */
 #ifndef SIM_POLICY_H
 #define SIM_POLICY_H
 
@@ -16,19 +21,23 @@
 struct sim_params {
 	size_t cache_pages;
 	uint64_t seed;
-	/* CLOCK-Pro lower bound for the adaptive cold target, in pages;
-	 * 0 means the default (see policy_clockpro.c). */
-	size_t clockpro_min_cold;
-	/* CLOCK-Pro inserts a new page as the 2006 and 6.1 kernel ports do:
-	 * cold, not in test, referenced by the access that loaded it. */
-	bool clockpro_port_insert;
+};
+
+struct sim_option {
+	const char *key;
+	const char *help;
+	/* Store VALUE into the model's option block; -1 if it is not valid. */
+	int (*set)(void *opts, const char *value);
 };
 
 struct sim_policy {
 	const char *name;
 	const char *summary;
 	bool needs_future;
-	void *(*create)(const struct sim_trace *trace, const struct sim_params *params);
+	const struct sim_option *options; /* terminated by a NULL key; may be NULL */
+	size_t opts_size;                 /* 0 when the model has no options */
+	void (*opts_init)(void *opts);
+	void *(*create)(const struct sim_trace *trace, const struct sim_params *params, const void *opts);
 	bool (*access)(void *state, uint32_t page);
 	void (*destroy)(void *state);
 };
@@ -43,10 +52,22 @@ extern const struct sim_policy policy_clockpro;
 extern const struct sim_policy policy_car;
 extern const struct sim_policy policy_cart;
 extern const struct sim_policy policy_cart_r;
+extern const struct sim_policy policy_lirs;
+extern const struct sim_policy policy_arc;
+extern const struct sim_policy policy_2q;
+extern const struct sim_policy policy_s3fifo;
+extern const struct sim_policy policy_sieve;
+extern const struct sim_policy policy_clockpro_2006;
+extern const struct sim_policy policy_clockpro_lirs;
 
 /* NULL-terminated, in the default output order. */
 extern const struct sim_policy *const sim_policies[];
 
 const struct sim_policy *sim_policy_find(const char *name);
+
+/* Parsers for option values, shared by the models' set() functions.
+ * Each returns -1 unless the whole string is a valid number in range. */
+int sim_opt_size(const char *value, size_t min, size_t max, size_t *out);
+int sim_opt_double(const char *value, double min, double max, double *out);
 
 #endif

@@ -5,8 +5,10 @@
  * for |T1|.  Each clock is a FIFO whose back is the page under the hand;
  * "move to the tail" pushes to the front.
  *
- * Deviation: p and its increments use integer arithmetic (|B2|/|B1| and
- * |B1|/|B2| rounded down), as a kernel port would; the paper uses reals. */
+ * p and its increments are real, as in the paper (|B2|/|B1| and |B1|/|B2|
+ * are real quotients; a kernel port would round them down).
+ *
+ * Deviations: none. */
 #include <stdlib.h>
 
 #include "dlist.h"
@@ -22,11 +24,13 @@ struct car {
 	struct dl_list lists[CAR_NLISTS];
 	uint8_t *state;
 	long capacity;
-	long p;
+	double p;
 };
 
-static void *car_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *car_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct car *c = calloc(1, sizeof(*c));
 
 	if (!c)
@@ -68,10 +72,10 @@ static void car_move(struct car *c, uint32_t page, enum car_list to)
 
 static void car_replace(struct car *c)
 {
-	long min_t1 = c->p > 1 ? c->p : 1;
+	double min_t1 = c->p > 1.0 ? c->p : 1.0;
 
 	for (;;) {
-		if (car_len(c, CAR_T1) >= min_t1) {
+		if ((double)car_len(c, CAR_T1) >= min_t1) {
 			uint32_t head = dl_back(c->nodes, &c->lists[CAR_T1]);
 
 			if (!(c->state[head] & CAR_REF)) {
@@ -114,18 +118,18 @@ static bool car_access(void *state, uint32_t page)
 	if (!in_history) {
 		car_move(c, page, CAR_T1);
 	} else if (where == CAR_B1) {
-		long step = car_len(c, CAR_B2) / car_len(c, CAR_B1);
+		double step = (double)car_len(c, CAR_B2) / (double)car_len(c, CAR_B1);
 
-		c->p += step > 1 ? step : 1;
-		if (c->p > c->capacity)
-			c->p = c->capacity;
+		c->p += step > 1.0 ? step : 1.0;
+		if (c->p > (double)c->capacity)
+			c->p = (double)c->capacity;
 		car_move(c, page, CAR_T2);
 	} else {
-		long step = car_len(c, CAR_B1) / car_len(c, CAR_B2);
+		double step = (double)car_len(c, CAR_B1) / (double)car_len(c, CAR_B2);
 
-		c->p -= step > 1 ? step : 1;
-		if (c->p < 0)
-			c->p = 0;
+		c->p -= step > 1.0 ? step : 1.0;
+		if (c->p < 0.0)
+			c->p = 0.0;
 		car_move(c, page, CAR_T2);
 	}
 	return false;

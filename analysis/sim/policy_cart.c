@@ -71,13 +71,17 @@ static void *cart_create_common(const struct sim_trace *trace, const struct sim_
 	return c;
 }
 
-static void *cart_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *cart_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	return cart_create_common(trace, params, false);
 }
 
-static void *cart_r_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *cart_r_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	return cart_create_common(trace, params, true);
 }
 

@@ -18,8 +18,10 @@ struct clock {
 	size_t hand;
 };
 
-static void *clock_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct clock *c = calloc(1, sizeof(*c));
 
 	if (!c)

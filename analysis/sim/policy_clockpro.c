@@ -1,41 +1,67 @@
-/* CLOCK-Pro (Jiang, Chen & Zhang, USENIX ATC 2005), following the paper's
- * description of the three hands.
+/* CLOCK-Pro (Jiang, Chen & Zhang, USENIX ATC 2005, section 3), two models:
+ * "clockpro", the paper's rules, and "clockpro-2006", the lab's first
+ * model, which the kernel port (following the 2006 series) matches and
+ * which BENCHMARKS.md measured the port against.
  *
  * One circular list holds resident hot pages, resident cold pages and
- * non-resident cold pages that are still in their test period.  The "list
- * head" is the position just behind HAND_hot; pages are inserted there.
+ * non-resident cold pages still in their test period.  The list head is
+ * the position just behind HAND_hot; pages are inserted there.
  *  - Hit: set the page's reference bit, nothing else.
  *  - Miss: if memory is full, run HAND_cold until one cold page is evicted.
- *    Then, if the page is still in the clock as a non-resident test page,
- *    it is re-accessed within its test period: it becomes hot, moves to the
- *    head and the cold target m_c grows by one; HAND_hot then runs while
- *    hot pages exceed m - m_c.  Otherwise it enters at the head as a cold
- *    page in its test period.  Finally HAND_test runs while there are more
- *    than m non-resident pages.
+ *    If the page is still in the clock as a non-resident page in its test
+ *    period, it is re-accessed within its test period: it becomes hot,
+ *    moves to the head, the cold target m_c grows by one and HAND_hot runs
+ *    while hot pages exceed m - m_c.  Otherwise it enters at the head as a
+ *    cold page in its test period.  HAND_test then runs while there are
+ *    more than m non-resident pages (section 3.3: "once the number exceeds
+ *    m ... we terminate the test period of the cold page pointed to by
+ *    HAND_test").
  *  - HAND_cold, at a resident cold page: referenced and in test -> hot,
  *    m_c + 1, moved to the head, HAND_hot runs; referenced, not in test ->
- *    stays cold, a new test period starts, moved to the head; unreferenced
- *    -> evicted, staying as a non-resident page if in test, else leaving the
- *    clock.  Other pages are passed over.
- *  - HAND_hot, at a hot page: referenced -> bit cleared, stays hot;
- *    unreferenced -> becomes cold (not in test; as in LIRS, a demoted page
- *    has left the stack).  At a cold page it ends the test period (m_c - 1)
- *    and removes the page if non-resident.  It pushes HAND_test ahead of
- *    itself so that the test hand never falls behind into the newest pages.
- *  - HAND_test, at a cold page in test: ends the test period (m_c - 1) and
- *    removes the page if non-resident.
- * m_c is kept within [min_cold, m].  "A cold page accessed during its test
- * period" counts whether it is resident or not (paper, section 4.3).
+ *    stays cold, moved to the head, a new test period starts; unreferenced
+ *    -> evicted, staying as a non-resident page if in test, else leaving
+ *    the clock.  Other pages are passed over.
+ *  - HAND_hot, at a hot page: referenced -> bit cleared, stays hot (the
+ *    hand passing it leaves it at the head); unreferenced -> cold, not in
+ *    test.  At a cold page it ends the test period and removes the page if
+ *    non-resident.  It pushes HAND_test ahead of itself.
+ *  - HAND_test, at a cold page in test: ends the test period and removes
+ *    the page if non-resident.
+ *  - m_c (section 3.4): +1 when a cold page, resident or not, is accessed
+ *    during its test period, -1 when a test period ends without an access.
  *
- * Deviations / choices the paper leaves open: the lower bound min_cold is a
- * parameter (--clockpro-min-cold; default max(1, m/100)); the 2006 Linux
- * port used 2 * pages_high.  m_c starts at min_cold, as in the port.  A newly
- * loaded page starts with its reference bit clear (the loading reference is
- * not counted twice).  --clockpro-port-insert models the kernel ports'
- * insertion instead: a new page starts cold, out of test, with the
- * reference of its load (a young pte in Linux), so HAND_cold's first
- * visit starts its test period and keeps it for a second lap. */
+ * Where the two models differ (each a departure of clockpro-2006 from the
+ * paper, found on LIRS's cs trace, where clockpro-2006 missed exactly as
+ * LRU because no page ever became hot):
+ *  - Warm-up.  clockpro: while memory is not full, a new page is hot until
+ *    the hot pages reach m - m_c, then cold in test.  This is LIRS's rule
+ *    (Jiang & Zhang 2002, section 3.3: "when LIR set is not full, all the
+ *    referenced blocks are given an LIR status"), the rule CLOCK-Pro
+ *    approximates, and the authors' reference simulator does the same (as
+ *    Caffeine's port of it records); the CLOCK-Pro paper does not state
+ *    the initial state.  clockpro-2006: every page starts cold, so on a
+ *    loop longer than about 2m (twice the test period's reach) no page is
+ *    ever promoted and the clock misses like LRU.
+ *  - An ended test period of a resident cold page whose reference bit is
+ *    set (accessed during the test, ended by HAND_hot or HAND_test before
+ *    HAND_cold saw the bit).  clockpro: m_c + 1, as section 3.4 counts any
+ *    cold page accessed during its test period.  clockpro-2006: m_c - 1.
+ *  - Bounds of m_c.  clockpro: [min, m - min], so that some hot pages
+ *    remain (the kernel port's bounds).  clockpro-2006: [min, m], so all
+ *    pages can turn cold, and m_c starts at min.
+ *
+ * Choices the paper leaves open, common to both: the lower bound min of
+ * m_c is an option (min-cold; default max(1, m/100)); the 2006 Linux port
+ * used 2 * pages_high.  A newly loaded page starts with its reference bit
+ * clear (the loading reference is not counted twice).  Option insert=port
+ * models the kernel ports' insertion instead: a new page starts cold, out
+ * of test, with the reference of its load (a young pte in Linux), so
+ * HAND_cold's first visit starts its test period and keeps it for a second
+ * lap.  Under insert=port the warm-up still makes pages hot.
+ *
+ * Options: min-cold=PAGES, insert=paper|port. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy.h"
 
@@ -47,6 +73,20 @@
 #define CP_TEST 8
 #define CP_REF 16
 
+struct clockpro_opts {
+	size_t min_cold; /* 0: max(1, m/100) */
+	bool port_insert;
+};
+
+struct clockpro_rules {
+	bool warmup_hot;      /* new pages hot until the hot set is full */
+	bool ref_end_counts;  /* a referenced test period that ends: m_c + 1 */
+	bool keep_min_hot;    /* m_c <= m - min instead of m_c <= m */
+};
+
+static const struct clockpro_rules clockpro_paper = { true, true, true };
+static const struct clockpro_rules clockpro_2006 = { false, false, false };
+
 struct clockpro {
 	uint32_t *next;
 	uint32_t *prev;
@@ -54,16 +94,51 @@ struct clockpro {
 	uint32_t hand_hot;
 	uint32_t hand_cold;
 	uint32_t hand_test;
-	size_t capacity;  /* m */
+	size_t capacity; /* m */
 	size_t n_hot;
-	size_t n_cold;    /* resident cold pages */
-	size_t n_nonres;  /* non-resident test pages in the clock */
+	size_t n_cold;   /* resident cold pages */
+	size_t n_nonres; /* non-resident test pages in the clock */
 	size_t cold_target;
 	size_t min_cold;
+	size_t max_cold;
+	bool filled;     /* memory has been full once: warm-up is over */
 	bool port_insert;
+	struct clockpro_rules rules;
 };
 
-static void *clockpro_create(const struct sim_trace *trace, const struct sim_params *params)
+static void clockpro_opts_init(void *opts)
+{
+	struct clockpro_opts *o = opts;
+
+	o->min_cold = 0;
+	o->port_insert = false;
+}
+
+static int clockpro_set_min_cold(void *opts, const char *value)
+{
+	return sim_opt_size(value, 1, SIZE_MAX, &((struct clockpro_opts *)opts)->min_cold);
+}
+
+static int clockpro_set_insert(void *opts, const char *value)
+{
+	struct clockpro_opts *o = opts;
+
+	if (strcmp(value, "paper") != 0 && strcmp(value, "port") != 0)
+		return -1;
+	o->port_insert = strcmp(value, "port") == 0;
+	return 0;
+}
+
+static const struct sim_option clockpro_options[] = {
+	{ "min-cold", "lower bound of the cold target in pages (default max(1, size/100))",
+	  clockpro_set_min_cold },
+	{ "insert", "paper (new pages cold, in test) or port (cold, out of test, referenced)",
+	  clockpro_set_insert },
+	{ NULL, NULL, NULL },
+};
+
+static void *clockpro_create_rules(const struct sim_trace *trace, const struct sim_params *params,
+				   const struct clockpro_opts *o, const struct clockpro_rules *rules)
 {
 	struct clockpro *c = calloc(1, sizeof(*c));
 
@@ -79,16 +154,32 @@ static void *clockpro_create(const struct sim_trace *trace, const struct sim_par
 		free(c);
 		return NULL;
 	}
+	c->rules = *rules;
 	c->capacity = params->cache_pages;
-	c->min_cold = params->clockpro_min_cold ? params->clockpro_min_cold : c->capacity / 100;
-	c->port_insert = params->clockpro_port_insert;
+	c->min_cold = o->min_cold ? o->min_cold : c->capacity / 100;
+	c->port_insert = o->port_insert;
 	if (c->min_cold < 1)
 		c->min_cold = 1;
 	if (c->min_cold > c->capacity)
 		c->min_cold = c->capacity;
+	c->max_cold = c->capacity;
+	if (rules->keep_min_hot)
+		c->max_cold = c->capacity > 2 * c->min_cold ? c->capacity - c->min_cold : c->min_cold;
 	c->cold_target = c->min_cold;
 	c->hand_hot = c->hand_cold = c->hand_test = CP_NONE;
 	return c;
+}
+
+static void *clockpro_create(const struct sim_trace *trace, const struct sim_params *params,
+			     const void *opts)
+{
+	return clockpro_create_rules(trace, params, opts, &clockpro_paper);
+}
+
+static void *clockpro_2006_create(const struct sim_trace *trace, const struct sim_params *params,
+				  const void *opts)
+{
+	return clockpro_create_rules(trace, params, opts, &clockpro_2006);
 }
 
 static void cp_insert_head(struct clockpro *c, uint32_t page)
@@ -132,7 +223,7 @@ static void cp_move_to_head(struct clockpro *c, uint32_t page)
 
 static void cp_cold_target_up(struct clockpro *c)
 {
-	if (c->cold_target < c->capacity)
+	if (c->cold_target < c->max_cold)
 		c->cold_target++;
 }
 
@@ -147,7 +238,10 @@ static void cp_cold_target_down(struct clockpro *c)
 static bool cp_end_test(struct clockpro *c, uint32_t page)
 {
 	c->flags[page] &= (uint8_t)~CP_TEST;
-	cp_cold_target_down(c);
+	if (c->rules.ref_end_counts && (c->flags[page] & CP_REF))
+		cp_cold_target_up(c);
+	else
+		cp_cold_target_down(c);
 	if (c->flags[page] & CP_RESIDENT)
 		return false;
 	cp_unlink(c, page);
@@ -240,8 +334,10 @@ static bool clockpro_access(void *state, uint32_t page)
 		c->flags[page] |= CP_REF;
 		return true;
 	}
-	if (c->n_hot + c->n_cold == c->capacity)
+	if (c->n_hot + c->n_cold == c->capacity) {
+		c->filled = true;
 		cp_evict_one(c);
+	}
 	if (c->flags[page] & CP_IN_CLOCK) {
 		/* Non-resident and still in its test period. */
 		cp_unlink(c, page);
@@ -251,6 +347,11 @@ static bool clockpro_access(void *state, uint32_t page)
 		c->n_hot++;
 		cp_cold_target_up(c);
 		cp_run_hand_hot(c);
+	} else if (c->rules.warmup_hot && !c->filled && c->n_hot < c->capacity - c->cold_target) {
+		/* Memory not full yet: the hot set fills first, as LIRS's LIR set. */
+		c->flags[page] = CP_IN_CLOCK | CP_RESIDENT | CP_HOT;
+		cp_insert_head(c, page);
+		c->n_hot++;
 	} else {
 		c->flags[page] = CP_IN_CLOCK | CP_RESIDENT |
 				 (c->port_insert ? CP_REF : CP_TEST);
@@ -273,8 +374,22 @@ static void clockpro_destroy(void *state)
 
 const struct sim_policy policy_clockpro = {
 	.name = "clockpro",
-	.summary = "CLOCK-Pro (Jiang, Chen, Zhang 2005), adaptive cold target",
+	.summary = "CLOCK-Pro (Jiang, Chen, Zhang 2005): hot set warmed up as LIRS, adaptive cold target",
+	.options = clockpro_options,
+	.opts_size = sizeof(struct clockpro_opts),
+	.opts_init = clockpro_opts_init,
 	.create = clockpro_create,
+	.access = clockpro_access,
+	.destroy = clockpro_destroy,
+};
+
+const struct sim_policy policy_clockpro_2006 = {
+	.name = "clockpro-2006",
+	.summary = "the lab's first CLOCK-Pro model, as the kernel port: every page starts cold",
+	.options = clockpro_options,
+	.opts_size = sizeof(struct clockpro_opts),
+	.opts_init = clockpro_opts_init,
+	.create = clockpro_2006_create,
 	.access = clockpro_access,
 	.destroy = clockpro_destroy,
 };

@@ -12,8 +12,10 @@ struct fifo {
 	size_t head;
 };
 
-static void *fifo_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *fifo_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct fifo *f = calloc(1, sizeof(*f));
 
 	if (!f)

@@ -11,8 +11,10 @@ struct lru {
 	size_t capacity;
 };
 
-static void *lru_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *lru_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct lru *l = calloc(1, sizeof(*l));
 
 	if (!l)

@@ -52,8 +52,10 @@ struct lru2q {
 	size_t capacity;
 };
 
-static void *lru2q_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *lru2q_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct lru2q *q = calloc(1, sizeof(*q));
 
 	if (!q)

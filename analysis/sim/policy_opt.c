@@ -23,8 +23,10 @@ struct opt {
 	uint32_t *slot_of;    /* page -> heap slot, or OPT_NOT_RESIDENT */
 };
 
-static void *opt_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *opt_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct opt *o = calloc(1, sizeof(*o));
 
 	if (!o)

@@ -16,8 +16,10 @@ struct random_policy {
 	struct rng rng;
 };
 
-static void *random_create(const struct sim_trace *trace, const struct sim_params *params)
+static void *random_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
 {
+	(void)opts; /* no options */
 	struct random_policy *r = calloc(1, sizeof(*r));
 
 	if (!r)

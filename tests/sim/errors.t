@@ -33,6 +33,12 @@ expect_fail 2 "sizes is required" "missing --sizes" "$good"
 expect_fail 2 "unknown format" "unknown format" --sizes 2 --format xml "$good"
 expect_fail 2 "bad option" "unknown option" --sizes 2 --frobnicate "$good"
 expect_fail 2 "clockpro-min-cold" "bad CLOCK-Pro minimum" --sizes 2 --clockpro-min-cold x "$good"
+expect_fail 2 "lru has no option 'x'" "option a model does not have" --sizes 2 --policies lru:x=1 "$good"
+expect_fail 2 "bad value '200' for lirs:hir" "option value out of range" --sizes 2 --policies lirs:hir=200 "$good"
+expect_fail 2 "bad value 'sideways' for clockpro:insert" "option value not one of the choices" \
+	--sizes 2 --policies clockpro:insert=sideways "$good"
+expect_fail 2 "not KEY=VALUE" "option without a value" --sizes 2 --policies s3fifo:small "$good"
+expect_fail 2 "unknown policy 'nope'" "unknown policy with options" --sizes 2 --policies nope:a=1 "$good"
 expect_fail 1 "$TMP/missing.txt: No such file" "missing file" --sizes 2 "$TMP/missing.txt"
 
 text_refs "$TMP/bad.txt" 4 5 x7 6

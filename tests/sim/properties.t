@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib.bash"
 
 awk_models="$(dirname "$0")/reference_models.awk"
 sizes=4,16,64,200,700,3000
+n_models=$("$PAGESIM" --list-policies | wc -l)
 
 for seed in 1 2 3; do
 	for dist in uniform zipf cyclic; do
@@ -28,20 +29,27 @@ for seed in 1 2 3; do
 			"$what: distinct <= misses <= refs for every model"
 		is "$(awk -F, 'NR > 1 && $2 >= $4 && $5 != $4 { bad++ } END { print bad + 0 }' <<<"$out")" 0 \
 			"$what: a cache holding every page misses only first references"
-		is "$(awk -F, 'NR > 1 { n[$1]++ } END { for (p in n) c++; print c }' <<<"$out")" 10 \
-			"$what: all ten models reported"
+		is "$(awk -F, 'NR > 1 { n[$1]++ } END { for (p in n) c++; print c }' <<<"$out")" "$n_models" \
+			"$what: all $n_models models reported"
 	done
 done
 
-# Exact agreement with the awk models on small strings.
+# Exact agreement with the awk models (OPT, LRU, FIFO, CLOCK) and the perl
+# ones (refsim.pl, every model it has) on small strings.
+reference() {
+	case $1 in
+	opt | lru | fifo | clock) awk -v policy="$1" -v size="$2" -f "$awk_models" "$3" ;;
+	*) perl "$(dirname "$0")/refsim.pl" "$1" "$2" "$3" | cut -d' ' -f2 ;;
+	esac
+}
 for seed in 4 5; do
 	for dist in uniform zipf; do
 		file="$TMP/small-$dist-$seed.txt"
 		"$REFGEN" --dist "$dist" --refs 1500 --pages 60 --seed "$seed" --format text -o "$file"
-		for policy in opt lru fifo clock; do
+		for policy in opt lru fifo clock car lirs arc 2q s3fifo sieve; do
 			for size in 1 5 17 40; do
 				is "$(misses "$policy" "$size" "$file")" \
-					"$(awk -v policy="$policy" -v size="$size" -f "$awk_models" "$file")" \
+					"$(reference "$policy" "$size" "$file")" \
 					"$dist seed $seed: $policy with $size frames matches the reference model"
 			done
 		done
@@ -67,11 +75,22 @@ check "refgen: same seed, same bytes" cmp -s "$TMP/a.bin" "$TMP/b.bin"
 check "refgen: other seed, other bytes" test "$(cmp -s "$TMP/a.bin" "$TMP/c.bin" && echo same)" != same
 is "$(stat -c %s "$TMP/a.bin")" $((16 + 8 * 1000)) "refgen: LABREFS1 header plus 8 bytes per reference"
 
-# CLOCK-Pro's minimum cold target is a real parameter.
+# Model options are real parameters, and the shorthands set them.
 is "$(misses clockpro 200 "$TMP/zipf-2.bin" --clockpro-min-cold 2)" \
 	"$(misses clockpro 200 "$TMP/zipf-2.bin" --clockpro-min-cold 2)" "clockpro is deterministic"
-check "clockpro: --clockpro-min-cold changes the result" \
-	test "$(misses clockpro 200 "$TMP/zipf-2.bin" --clockpro-min-cold 1)" != \
-	"$(misses clockpro 200 "$TMP/zipf-2.bin" --clockpro-min-cold 150)"
+for policy in clockpro clockpro-2006; do
+	check "$policy: :min-cold changes the result" \
+		test "$(misses "$policy:min-cold=1" 200 "$TMP/zipf-2.bin")" != "$(misses "$policy:min-cold=150" 200 "$TMP/zipf-2.bin")"
+	is "$(misses "$policy" 200 "$TMP/zipf-2.bin" --clockpro-min-cold 150)" \
+		"$(misses "$policy:min-cold=150" 200 "$TMP/zipf-2.bin")" "$policy: --clockpro-min-cold N is :min-cold=N"
+done
+is "$(misses clockpro:min-cold=3 200 "$TMP/zipf-2.bin" --clockpro-min-cold 150)" \
+	"$(misses clockpro:min-cold=3 200 "$TMP/zipf-2.bin")" "a model's own option wins over the shorthand"
+for spec in lirs:hir=20 lirs:hir-pages=40 2q:kin=50 2q:kout=100 s3fifo:small=30 clockpro-lirs:hir=20 \
+	clockpro-lirs:batch=1; do
+	check "$spec changes the result" test "$(misses "$spec" 200 "$TMP/zipf-2.bin")" != "$(misses "${spec%%:*}" 200 "$TMP/zipf-2.bin")"
+done
+is "$("$PAGESIM" --sizes 9 --policies lirs:hir=20,lirs "$TMP/zipf-2.bin" | cut -d, -f1 | paste -sd' ')" \
+	"policy lirs:hir=20 lirs" "a model with options is labelled with its spec"
 
 done_testing

@@ -1,0 +1,232 @@
+/* LIRS, Low Inter-reference Recency Set (Jiang & Zhang, SIGMETRICS 2002,
+ * section 3).
+ *
+ * The cache of m frames holds Llirs LIR blocks (small inter-reference
+ * recency, never evicted while LIR) and Lhirs = m - Llirs resident HIR
+ * blocks; HIR blocks are the eviction candidates.  Two structures:
+ *  - stack S: blocks in recency order (top = most recent), LIR blocks and
+ *    HIR blocks, resident or not, whose recency is below the LIR block at
+ *    the bottom.  "Stack pruning" removes HIR blocks from the bottom until
+ *    the bottom is an LIR block, so S is the recency horizon of the LIR
+ *    set: a block found in S has an IRR smaller than some LIR block's.
+ *  - list Q: the resident HIR blocks, in order of their last access; the
+ *    front of Q is evicted.
+ * Per reference to X (section 3.3):
+ *  - X LIR: hit; move X to the top of S; prune if X was at the bottom.
+ *  - X resident HIR: hit; move X to the top of S.  If X was in S it
+ *    becomes LIR and leaves Q, and the LIR block at the bottom of S turns
+ *    HIR, goes to the end of Q and leaves S; then prune.  Otherwise X stays
+ *    HIR and moves to the end of Q.
+ *  - X non-resident: miss; the front of Q is evicted (it stays in S, as a
+ *    non-resident HIR block, if it is there).  X is loaded and put on the
+ *    top of S.  If X was in S it becomes LIR and the bottom LIR block is
+ *    demoted as above; otherwise it is a resident HIR block at the end of Q.
+ *  - Warm-up: until Llirs blocks are LIR, every missed block becomes LIR.
+ * A loop of N > m blocks thus keeps a fixed LIR set and misses N - Llirs
+ * blocks per pass.
+ *
+ * Lhirs is hir% of m, rounded down (default 1%, the paper's setting), at
+ * least 1 and at most m - 1; option hir-pages sets it directly.
+ *
+ * Deviations: S is not bounded (the paper discusses bounding it; its
+ * experiments do not); it never holds more entries than distinct pages.
+ * Every reference counts: the authors' simulator (lirs.c, 2002) drops a
+ * reference to the block referenced just before, which on these traces
+ * removes 0 to 104 references per trace, and with them the IRR-0 second
+ * reference that promotes a resident HIR block here.  With one frame
+ * there is no LIR block (Llirs = 0) and no stack: LIRS holds the last page.
+ *
+ * Options: hir=PERCENT, hir-pages=N. */
+#include <stdlib.h>
+
+#include "dlist.h"
+#include "policy.h"
+
+#define LIRS_RESIDENT 1
+#define LIRS_LIR 2
+#define LIRS_IN_S 4
+#define LIRS_IN_Q 8
+
+struct lirs_opts {
+	double hir_percent;
+	size_t hir_pages; /* 0: from hir_percent */
+};
+
+struct lirs {
+	struct dl_link *s_nodes; /* stack S: front = top */
+	struct dl_link *q_nodes; /* list Q: front = end (newest), back = front (victim) */
+	struct dl_list s;
+	struct dl_list q;
+	uint8_t *flags;
+	size_t capacity;
+	size_t llirs;
+	size_t n_lir;
+	size_t n_resident;
+};
+
+static void lirs_opts_init(void *opts)
+{
+	struct lirs_opts *o = opts;
+
+	o->hir_percent = 1.0;
+	o->hir_pages = 0;
+}
+
+static int lirs_set_hir(void *opts, const char *value)
+{
+	return sim_opt_double(value, 0.0, 100.0, &((struct lirs_opts *)opts)->hir_percent);
+}
+
+static int lirs_set_hir_pages(void *opts, const char *value)
+{
+	return sim_opt_size(value, 1, SIZE_MAX, &((struct lirs_opts *)opts)->hir_pages);
+}
+
+static const struct sim_option lirs_options[] = {
+	{ "hir", "HIR share of the cache in percent, rounded down (default 1)", lirs_set_hir },
+	{ "hir-pages", "HIR frames Lhirs directly (overrides hir)", lirs_set_hir_pages },
+	{ NULL, NULL, NULL },
+};
+
+static void *lirs_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
+{
+	const struct lirs_opts *o = opts;
+	struct lirs *l = calloc(1, sizeof(*l));
+	size_t lhirs;
+
+	if (!l)
+		return NULL;
+	l->s_nodes = dl_alloc(trace->distinct + 1);
+	l->q_nodes = dl_alloc(trace->distinct + 1);
+	l->flags = calloc(trace->distinct, 1);
+	if (!l->s_nodes || !l->q_nodes || !l->flags) {
+		free(l->s_nodes);
+		free(l->q_nodes);
+		free(l->flags);
+		free(l);
+		return NULL;
+	}
+	dl_list_init(l->s_nodes, &l->s, (uint32_t)trace->distinct);
+	dl_list_init(l->q_nodes, &l->q, (uint32_t)trace->distinct);
+	l->capacity = params->cache_pages;
+	lhirs = o->hir_pages ? o->hir_pages : (size_t)((double)l->capacity * o->hir_percent / 100.0);
+	if (lhirs < 1)
+		lhirs = 1;
+	if (l->capacity > 1 && lhirs > l->capacity - 1)
+		lhirs = l->capacity - 1;
+	l->llirs = l->capacity > lhirs ? l->capacity - lhirs : 0;
+	return l;
+}
+
+/* Put page on the top of S (moving it if it is in S already). */
+static void lirs_to_top(struct lirs *l, uint32_t page)
+{
+	if (l->flags[page] & LIRS_IN_S)
+		dl_remove(l->s_nodes, &l->s, page);
+	dl_push_front(l->s_nodes, &l->s, page);
+	l->flags[page] |= LIRS_IN_S;
+}
+
+/* Put a resident HIR page at the end of Q (moving it if it is in Q). */
+static void lirs_to_q_end(struct lirs *l, uint32_t page)
+{
+	if (l->flags[page] & LIRS_IN_Q)
+		dl_remove(l->q_nodes, &l->q, page);
+	dl_push_front(l->q_nodes, &l->q, page);
+	l->flags[page] |= LIRS_IN_Q;
+}
+
+/* Stack pruning: remove HIR blocks from the bottom of S; a non-resident
+ * one is then forgotten. */
+static void lirs_prune(struct lirs *l)
+{
+	while (l->s.len) {
+		uint32_t bottom = dl_back(l->s_nodes, &l->s);
+
+		if (l->flags[bottom] & LIRS_LIR)
+			return;
+		dl_remove(l->s_nodes, &l->s, bottom);
+		l->flags[bottom] &= (uint8_t)~LIRS_IN_S;
+	}
+}
+
+/* page (now on the top of S) becomes LIR; the LIR block at the bottom of S
+ * becomes a resident HIR block at the end of Q and leaves S. */
+static void lirs_promote(struct lirs *l, uint32_t page)
+{
+	uint32_t bottom = dl_back(l->s_nodes, &l->s);
+
+	l->flags[page] |= LIRS_LIR;
+	dl_remove(l->s_nodes, &l->s, bottom);
+	l->flags[bottom] = LIRS_RESIDENT;
+	lirs_to_q_end(l, bottom);
+	lirs_prune(l);
+}
+
+static bool lirs_access(void *state, uint32_t page)
+{
+	struct lirs *l = state;
+	uint8_t f = l->flags[page];
+
+	if (f & LIRS_RESIDENT) {
+		if (f & LIRS_LIR) {
+			bool was_bottom = dl_back(l->s_nodes, &l->s) == page;
+
+			lirs_to_top(l, page);
+			if (was_bottom)
+				lirs_prune(l);
+		} else if (f & LIRS_IN_S) {
+			dl_remove(l->q_nodes, &l->q, page);
+			l->flags[page] &= (uint8_t)~LIRS_IN_Q;
+			lirs_to_top(l, page);
+			lirs_promote(l, page);
+		} else {
+			if (l->llirs)
+				lirs_to_top(l, page);
+			lirs_to_q_end(l, page);
+		}
+		return true;
+	}
+	if (l->n_resident == l->capacity) {
+		uint32_t victim = dl_pop_back(l->q_nodes, &l->q);
+
+		l->flags[victim] &= (uint8_t)~(LIRS_RESIDENT | LIRS_IN_Q);
+	} else {
+		l->n_resident++;
+	}
+	l->flags[page] |= LIRS_RESIDENT;
+	if (l->n_lir < l->llirs) {
+		l->flags[page] |= LIRS_LIR;
+		l->n_lir++;
+		lirs_to_top(l, page);
+	} else if (f & LIRS_IN_S) {
+		lirs_to_top(l, page);
+		lirs_promote(l, page);
+	} else {
+		if (l->llirs)
+			lirs_to_top(l, page);
+		lirs_to_q_end(l, page);
+	}
+	return false;
+}
+
+static void lirs_destroy(void *state)
+{
+	struct lirs *l = state;
+
+	free(l->s_nodes);
+	free(l->q_nodes);
+	free(l->flags);
+	free(l);
+}
+
+const struct sim_policy policy_lirs = {
+	.name = "lirs",
+	.summary = "LIRS (Jiang & Zhang 2002): LIR set, stack S with pruning, HIR queue Q",
+	.options = lirs_options,
+	.opts_size = sizeof(struct lirs_opts),
+	.opts_init = lirs_opts_init,
+	.create = lirs_create,
+	.access = lirs_access,
+	.destroy = lirs_destroy,
+};

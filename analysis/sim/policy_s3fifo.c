@@ -1,0 +1,190 @@
+/* S3-FIFO (Yang, Zhang, Qiu, Yue & Rashmi, SOSP 2023, Algorithm 1).
+ *
+ * Three FIFO queues: S, a small queue of new pages (10% of the frames); M,
+ * the main queue (the rest); G, a ghost queue of the ids of pages evicted
+ * from S, holding as many ids as M holds frames.  Each resident page has a
+ * 2-bit access count.
+ *  - Hit (x in S or M): count = min(count + 1, 3); nothing moves.
+ *  - Miss: while the cache is full, evict; then x enters the head of M if
+ *    its id is in G (and leaves G), else the head of S; count = 0.
+ *  - evict: from S if |S| >= 10% of the frames, else from M.
+ *  - evict from S: take the tail t of S; if t's count > 1, t moves to the
+ *    head of M (and M is trimmed by evicting from M if it is now larger
+ *    than its share), and the next tail is tried; else t is evicted and its
+ *    id enters G (the oldest id leaves G when G is full).
+ *  - evict from M: take the tail t of M; if t's count > 0, t goes back to
+ *    the head of M with count - 1, and the next tail is tried; else t is
+ *    evicted.
+ *
+ * "count > 1" is Algorithm 1's test (libCacheSim's reference
+ * implementation, move_to_main_threshold = 2, agrees); the paper's prose
+ * says "accessed at least once".  Option small sets S's share.
+ *
+ * Deviations: the paper's "if M is full" after a move from S is read as
+ * "M holds more than its share" (its share is the frames S does not
+ * take).  The small share is rounded down, at least 1 frame; with one frame
+ * S takes it and M is empty, so the model holds the last page.
+ *
+ * Options: small=PERCENT. */
+#include <stdlib.h>
+
+#include "dlist.h"
+#include "policy.h"
+
+enum s3_list { S3_NONE, S3_SMALL, S3_MAIN, S3_GHOST, S3_NLISTS };
+
+#define S3_LIST_MASK 3
+#define S3_COUNT_SHIFT 2
+#define S3_COUNT_MAX 3
+
+struct s3fifo_opts {
+	double small_percent;
+};
+
+struct s3fifo {
+	struct dl_link *nodes; /* front = head (newest), back = tail */
+	struct dl_list lists[S3_NLISTS];
+	uint8_t *state;        /* list | count << S3_COUNT_SHIFT */
+	size_t capacity;
+	size_t small_size;
+	size_t main_size;
+};
+
+static void s3fifo_opts_init(void *opts)
+{
+	((struct s3fifo_opts *)opts)->small_percent = 10.0;
+}
+
+static int s3fifo_set_small(void *opts, const char *value)
+{
+	return sim_opt_double(value, 0.0, 100.0, &((struct s3fifo_opts *)opts)->small_percent);
+}
+
+static const struct sim_option s3fifo_options[] = {
+	{ "small", "share of the small FIFO S in percent of the frames (default 10)", s3fifo_set_small },
+	{ NULL, NULL, NULL },
+};
+
+static void *s3fifo_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
+{
+	const struct s3fifo_opts *o = opts;
+	struct s3fifo *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->nodes = dl_alloc(trace->distinct + S3_NLISTS);
+	s->state = calloc(trace->distinct, 1);
+	if (!s->nodes || !s->state) {
+		free(s->nodes);
+		free(s->state);
+		free(s);
+		return NULL;
+	}
+	for (int i = 0; i < S3_NLISTS; i++)
+		dl_list_init(s->nodes, &s->lists[i], (uint32_t)(trace->distinct + (size_t)i));
+	s->capacity = params->cache_pages;
+	s->small_size = (size_t)((double)s->capacity * o->small_percent / 100.0);
+	if (s->small_size < 1)
+		s->small_size = 1;
+	if (s->small_size > s->capacity)
+		s->small_size = s->capacity;
+	s->main_size = s->capacity - s->small_size;
+	return s;
+}
+
+static enum s3_list s3_where(const struct s3fifo *s, uint32_t page)
+{
+	return (enum s3_list)(s->state[page] & S3_LIST_MASK);
+}
+
+static unsigned s3_count(const struct s3fifo *s, uint32_t page)
+{
+	return s->state[page] >> S3_COUNT_SHIFT;
+}
+
+/* Move page to the head of list to (or out of every list) with count. */
+static void s3_move(struct s3fifo *s, uint32_t page, enum s3_list to, unsigned count)
+{
+	enum s3_list from = s3_where(s, page);
+
+	if (from != S3_NONE)
+		dl_remove(s->nodes, &s->lists[from], page);
+	s->state[page] = (uint8_t)(to | count << S3_COUNT_SHIFT);
+	if (to != S3_NONE)
+		dl_push_front(s->nodes, &s->lists[to], page);
+}
+
+static void s3_evict_main(struct s3fifo *s)
+{
+	while (s->lists[S3_MAIN].len) {
+		uint32_t t = dl_back(s->nodes, &s->lists[S3_MAIN]);
+		unsigned count = s3_count(s, t);
+
+		if (count == 0) {
+			s3_move(s, t, S3_NONE, 0);
+			return;
+		}
+		s3_move(s, t, S3_MAIN, count - 1);
+	}
+}
+
+static void s3_evict_small(struct s3fifo *s)
+{
+	while (s->lists[S3_SMALL].len) {
+		uint32_t t = dl_back(s->nodes, &s->lists[S3_SMALL]);
+
+		if (s3_count(s, t) > 1) {
+			s3_move(s, t, S3_MAIN, s3_count(s, t));
+			if (s->lists[S3_MAIN].len > s->main_size)
+				s3_evict_main(s);
+			continue;
+		}
+		s3_move(s, t, S3_GHOST, 0);
+		if (s->lists[S3_GHOST].len > s->main_size)
+			s3_move(s, dl_back(s->nodes, &s->lists[S3_GHOST]), S3_NONE, 0);
+		return;
+	}
+}
+
+static bool s3fifo_access(void *state, uint32_t page)
+{
+	struct s3fifo *s = state;
+	enum s3_list where = s3_where(s, page);
+
+	if (where == S3_SMALL || where == S3_MAIN) {
+		unsigned count = s3_count(s, page);
+
+		if (count < S3_COUNT_MAX)
+			s->state[page] = (uint8_t)(where | (count + 1) << S3_COUNT_SHIFT);
+		return true;
+	}
+	while (s->lists[S3_SMALL].len + s->lists[S3_MAIN].len >= s->capacity) {
+		if (s->lists[S3_SMALL].len >= s->small_size)
+			s3_evict_small(s);
+		else
+			s3_evict_main(s);
+	}
+	/* The eviction may have pushed page's id out of G. */
+	s3_move(s, page, s3_where(s, page) == S3_GHOST ? S3_MAIN : S3_SMALL, 0);
+	return false;
+}
+
+static void s3fifo_destroy(void *state)
+{
+	struct s3fifo *s = state;
+
+	free(s->nodes);
+	free(s->state);
+	free(s);
+}
+
+const struct sim_policy policy_s3fifo = {
+	.name = "s3fifo",
+	.summary = "S3-FIFO (Yang et al. 2023): small, main and ghost FIFO queues",
+	.options = s3fifo_options,
+	.opts_size = sizeof(struct s3fifo_opts),
+	.opts_init = s3fifo_opts_init,
+	.create = s3fifo_create,
+	.access = s3fifo_access,
+	.destroy = s3fifo_destroy,
+};

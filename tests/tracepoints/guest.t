@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # programs for awk and bash -c, in single quotes
 # Every bpftrace program, run in a guest against the kernel, and the
 # trace-cmd recording: one vanilla boot with --trace all (trace-cmd and
 # every .bt at once) checks that each vanilla-capable program printed
@@ -11,6 +12,8 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 # shellcheck source=lib.bash
 source "$top/tests/tracepoints/lib.bash"
+# shellcheck source=../lib/contracts.bash
+source "$top/tests/lib/contracts.bash"
 export LAB_RESULTS=$tmp/res
 build=${LAB_BUILD:-$top/build}
 img=$build/image/rootfs.img
@@ -68,6 +71,49 @@ n=$(grep -c 'mm_vmscan_' "$tmp/report.txt" || true)
 check "vanilla: trace.dat holds vmscan events ($n)" test "$n" -gt 0
 check "vanilla: ... including LRU isolation and kswapd wake-ups" \
 	bash -c "grep -q mm_vmscan_lru_isolate '$tmp/report.txt' && grep -q mm_vmscan_kswapd_wake '$tmp/report.txt'"
+
+# reclaim-rate.bt counts as /proc/vmstat does (its header says so).
+rate=$(awk '$1 == "total" { print $2, $3, $4, $5 }' "$dir/bpftrace/reclaim-rate.txt" 2>/dev/null)
+vm=$(jq -r '[.vmstat.pgscan_kswapd, .vmstat.pgsteal_kswapd, .vmstat.pgscan_direct, .vmstat.pgsteal_direct] | join(" ")' \
+	"$dir/result.json")
+is "$rate" "$vm" "vanilla: reclaim-rate.bt's total equals pgscan/pgsteal_kswapd/direct of the run's vmstat"
+is "$(undocumented_keys "$dir/result.json")" "" "vanilla: every key of the fresh result.json is in CONTRACTS.md"
+
+# stat_sum TRACE FIELD: a trace-cmd report --stat field summed over CPUs
+# (the kernel's per-CPU ring buffer statistics, as trace-cmd saved them).
+stat_sum() {
+	trace-cmd report --stat -i "$1" 2>/dev/null | awk -v f="$2:" '
+		index($0, f) == 1 { sub(f, ""); s += $1; n++ } END { print n ? s : "none" }'
+}
+# lost_check NAME DIR: what the run says it recorded and lost, three ways.
+lost_check() {
+	local d=$2 tt=$build/analysis/trace-timeline
+	read -r events lost < <(jq -r '"\(.trace_events) \([.trace_lost_events[]] | add)"' "$d/result.json")
+	is "$events" "$(stat_sum "$d/trace.dat" "read events")" "$1: trace_events is trace-cmd's read events"
+	is "$lost" "$(stat_sum "$d/trace.dat" overrun)" "$1: trace_lost_events is the ring buffer's overrun"
+	"$tt" -q -o "$tmp/$1.csv" "$d/trace.dat"
+	is "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "lost_events") c = i; next }
+		{ s += $c } END { printf "%.0f\n", s }' "$tmp/$1.csv")" "$lost" "$1: the lost_events column sums to it"
+	is "$("$tt" --summary "$d/trace.dat" | awk '$1 == "lost_events:" { print $2 }')" "$lost" \
+		"$1: --summary prints it"
+}
+lost_check vanilla "$dir"
+
+# A buffer far too small: events are lost, and every reader says so.
+rc=0
+LAB_TRACE_BUFFER_KB=16 "$top/lab.sh" run vanilla cyclic-anon --size 240M --trace events --timeout 400 \
+	-- --passes 1 >"$tmp/small.out" 2>"$tmp/small.err" || rc=$?
+small=$(tail -n1 "$tmp/small.out")
+is "$rc" 0 "vanilla, 16 KiB buffer: the traced run exits 0"
+is "$(jq -r .trace_buffer_kb "$small/result.json")" 16 "vanilla, 16 KiB buffer: result.json says 16"
+check "vanilla, 16 KiB buffer: events were lost" test "$(jq '[.trace_lost_events[]] | add' "$small/result.json")" -gt 0
+lost_check small "$small"
+check "vanilla, 16 KiB buffer: intervals that lost events have lost_gaps > 0" \
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "lost_events") e = i; if ($i == "lost_gaps") g = i }; next }
+		$e > 0 && $g < 1 { bad = 1 } $g > 0 { marked = 1 } END { exit bad || !marked }' "$tmp/small.csv"
+"$build/analysis/labstat" -m wall_s "$small" >"$tmp/small.table" 2>"$tmp/small.warn"
+check "vanilla, 16 KiB buffer: labstat names the run as one that lost events" \
+	grep -q "$(basename "$small")/result.json: [0-9.]*%" "$tmp/small.table"
 
 # The framework's programs on the lab kernel, once it has their events.
 framework=()

@@ -5,28 +5,12 @@
 
 static int grow(struct lost_events *l, int ncpus)
 {
-	size_t n = (size_t)ncpus;
-	unsigned long long *lost = realloc(l->lost, n * sizeof(*lost));
-	if (lost != NULL)
-		l->lost = lost;
-	unsigned long long *gaps = realloc(l->gaps, n * sizeof(*gaps));
-	if (gaps != NULL)
-		l->gaps = gaps;
-	unsigned long long *unknown = realloc(l->unknown, n * sizeof(*unknown));
-	if (unknown != NULL)
-		l->unknown = unknown;
-	unsigned long long *last = realloc(l->last_ts, n * sizeof(*last));
-	if (last != NULL)
-		l->last_ts = last;
-	bool *seen = realloc(l->seen, n * sizeof(*seen));
-	if (seen != NULL)
-		l->seen = seen;
-	if (!lost || !gaps || !unknown || !last || !seen)
+	struct lost_cpu *grown = realloc(l->cpu, (size_t)ncpus * sizeof(*grown));
+
+	if (grown == NULL)
 		return -1;
-	for (int c = l->ncpus; c < ncpus; c++) {
-		l->lost[c] = l->gaps[c] = l->unknown[c] = l->last_ts[c] = 0;
-		l->seen[c] = false;
-	}
+	memset(&grown[l->ncpus], 0, (size_t)(ncpus - l->ncpus) * sizeof(*grown));
+	l->cpu = grown;
 	l->ncpus = ncpus;
 	return 0;
 }
@@ -39,11 +23,7 @@ int lost_init(struct lost_events *l, int ncpus)
 
 void lost_free(struct lost_events *l)
 {
-	free(l->lost);
-	free(l->gaps);
-	free(l->unknown);
-	free(l->last_ts);
-	free(l->seen);
+	free(l->cpu);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -56,42 +36,31 @@ int lost_account(struct lost_events *l, int cpu, const struct tep_record *rec,
 		return 0;
 	if (cpu >= l->ncpus && grow(l, cpu + 1) != 0)
 		return -1;
+	struct lost_cpu *c = &l->cpu[cpu];
 	if (rec->missed_events != 0) {
-		gap->start_ts = l->seen[cpu] ? l->last_ts[cpu] : t0;
+		gap->start_ts = c->seen ? c->last_ts : t0;
 		gap->end_ts = rec->ts;
 		gap->count = rec->missed_events > 0 ? rec->missed_events : -1;
-		l->gaps[cpu]++;
+		c->gaps++;
 		if (gap->count > 0)
-			l->lost[cpu] += (unsigned long long)gap->count;
+			c->lost += (unsigned long long)gap->count;
 		else
-			l->unknown[cpu]++;
+			c->unknown++;
 		found = 1;
 	}
-	l->seen[cpu] = true;
-	l->last_ts[cpu] = rec->ts;
+	c->seen = true;
+	c->last_ts = rec->ts;
 	return found;
 }
 
-static unsigned long long sum(const unsigned long long *v, int n)
+struct lost_cpu lost_sum(const struct lost_events *l)
 {
-	unsigned long long s = 0;
+	struct lost_cpu sum = { 0 };
 
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return s;
-}
-
-unsigned long long lost_total(const struct lost_events *l)
-{
-	return sum(l->lost, l->ncpus);
-}
-
-unsigned long long lost_total_gaps(const struct lost_events *l)
-{
-	return sum(l->gaps, l->ncpus);
-}
-
-unsigned long long lost_total_unknown(const struct lost_events *l)
-{
-	return sum(l->unknown, l->ncpus);
+	for (int i = 0; i < l->ncpus; i++) {
+		sum.lost += l->cpu[i].lost;
+		sum.gaps += l->cpu[i].gaps;
+		sum.unknown += l->cpu[i].unknown;
+	}
+	return sum;
 }

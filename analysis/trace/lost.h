@@ -20,13 +20,17 @@ struct lost_gap {
 	long long count;		/* events lost, or -1 when the page held no count */
 };
 
+struct lost_cpu {
+	unsigned long long lost;	/* events lost in gaps of known size */
+	unsigned long long gaps;	/* gaps, of known size or not */
+	unsigned long long unknown;	/* gaps whose size is unknown */
+	unsigned long long last_ts;	/* the last record seen */
+	bool seen;			/* a record was seen */
+};
+
 struct lost_events {
 	int ncpus;
-	unsigned long long *lost;	/* per CPU: events lost in gaps of known size */
-	unsigned long long *gaps;	/* per CPU: gaps, of known size or not */
-	unsigned long long *unknown;	/* per CPU: gaps whose size is unknown */
-	unsigned long long *last_ts;	/* per CPU: the last record seen */
-	bool *seen;			/* per CPU: a record was seen */
+	struct lost_cpu *cpu;		/* ncpus of them */
 };
 
 /* Returns 0, or -1 when out of memory. */
@@ -39,8 +43,7 @@ void lost_free(struct lost_events *l);
 int lost_account(struct lost_events *l, int cpu, const struct tep_record *rec,
 		 unsigned long long t0, struct lost_gap *gap);
 
-unsigned long long lost_total(const struct lost_events *l);
-unsigned long long lost_total_gaps(const struct lost_events *l);
-unsigned long long lost_total_unknown(const struct lost_events *l);
+/* lost, gaps and unknown summed over the CPUs. */
+struct lost_cpu lost_sum(const struct lost_events *l);
 
 #endif

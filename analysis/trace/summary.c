@@ -53,22 +53,24 @@ static void bucket_label(char *buf, size_t len, int b)
 		snprintf(buf, len, "%llu-%llu", 1ULL << (b - 1), (1ULL << b) - 1);
 }
 
-static void write_per_cpu(FILE *out, const unsigned long long *v, int n, const char *open,
-			  const char *sep, const char *close)
+/* The lost (or, with unknown, the unknown-gap) count of every CPU. */
+static void write_per_cpu(FILE *out, const struct lost_events *l, bool unknown,
+			  const char *open, const char *sep, const char *close)
 {
 	fputs(open, out);
-	for (int c = 0; c < n; c++)
-		fprintf(out, "%s%llu", c ? sep : "", v[c]);
+	for (int c = 0; c < l->ncpus; c++)
+		fprintf(out, "%s%llu", c ? sep : "", unknown ? l->cpu[c].unknown : l->cpu[c].lost);
 	fputs(close, out);
 }
 
 static void write_lost(const struct summary *s, const struct lost_events *lost, FILE *out)
 {
-	unsigned long long n = lost_total(lost), unknown = lost_total_unknown(lost);
+	struct lost_cpu sum = lost_sum(lost);
+	unsigned long long n = sum.lost, unknown = sum.unknown;
 
 	fprintf(out, "lost_events: %llu", n);
-	write_per_cpu(out, lost->lost, lost->ncpus, " (per CPU: ", " ", ")\n");
-	fprintf(out, "lost_gaps: %llu", lost_total_gaps(lost));
+	write_per_cpu(out, lost, false, " (per CPU: ", " ", ")\n");
+	fprintf(out, "lost_gaps: %llu", sum.gaps);
 	if (unknown > 0)
 		fprintf(out, " (%llu of unknown size: lost_events is a lower bound)", unknown);
 	fputc('\n', out);
@@ -80,8 +82,8 @@ static void write_lost(const struct summary *s, const struct lost_events *lost, 
 void summary_write_json(const struct summary *s, const struct lost_events *lost, FILE *out)
 {
 	fprintf(out, "{\"trace_events\":%llu,", s->events);
-	write_per_cpu(out, lost->lost, lost->ncpus, "\"trace_lost_events\":[", ",", "],");
-	write_per_cpu(out, lost->unknown, lost->ncpus, "\"trace_lost_unknown_gaps\":[", ",", "]}\n");
+	write_per_cpu(out, lost, false, "\"trace_lost_events\":[", ",", "],");
+	write_per_cpu(out, lost, true, "\"trace_lost_unknown_gaps\":[", ",", "]}\n");
 }
 
 void summary_write(const struct summary *s, struct tep_handle *tep,

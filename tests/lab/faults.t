@@ -8,18 +8,25 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
 
-# fault NAME EXPECTED_CODE EXPECTED_EXIT [run options...]
+# fault NAME EXPECTED_CODE EXPECTED_EXIT [run options...]; the workload is
+# cyclic-anon, or FAULT_WORKLOAD.
 fault() {
-	local name=$1 code=$2 class=$3 rc=0 dir
+	local name=$1 code=$2 class=$3 rc=0
 	shift 3
-	LAB_INJECT=$name "$top/lab.sh" run vanilla cyclic-anon --size 8M "$@" \
+	LAB_INJECT=$name "$top/lab.sh" run vanilla "${FAULT_WORKLOAD:-cyclic-anon}" --size 8M "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	dir=$(last_line "$tmp/$name.out")
+	check "$name: the guest injected it" grep -q "LAB: injecting: " "$dir/console.log"
 	check "$name: exit code $code" test "$rc" = "$code"
 	check "$name: result.json says $class" test "$(jq -r .exit "$dir/result.json" 2>/dev/null)" = "$class"
 	check "$name: not marked verified" test "$(jq -r .verified "$dir/result.json" 2>/dev/null)" = false
 	check "$name: console log kept" test -s "$dir/console.log"
 	check "$name: one clear message on stderr" grep -q "$class" "$tmp/$name.err"
+	# The analysis takes only runs whose exit is ok: none here.
+	# shellcheck disable=SC2016 # positional parameters of bash -c
+	check "$name: labstat finds no completed run in it" bash -c \
+		'! "$1" "$2" >/dev/null 2>"$3" && grep -q "no completed runs" "$3"' _ \
+		"$top/build/analysis/labstat" "$dir" "$tmp/$name.labstat"
 }
 
 fault panic 5 panic
@@ -29,15 +36,33 @@ fault hang 6 timeout --timeout 25
 fault crash 4 workload-failed
 fault fill 1 harness-error
 
+# The lab's two promises: a guest that runs another policy than the one
+# asked for is exit 7, and lost or corrupted data is exit 3.
+fault policy 7 policy-mismatch
+check "policy: result.json keeps the policy the guest reported" \
+	test "$(jq -r .policy_active "$dir/result.json" 2>/dev/null)" = injected-other
+# init complements byte 5000 of the data file between setup and run: page
+# 1 (5000 / 4096), the 8-byte word at offset 904 ((5000 % 4096) / 8 * 8).
+FAULT_WORKLOAD=cyclic-file fault corrupt 3 verify-failed
+# shellcheck disable=SC2016 # a jq program
+check "corrupt: the workload found it at page 1, offset $(((5000 % 4096) / 8 * 8))" \
+	jq -e --arg off "$(((5000 % 4096) / 8 * 8))" \
+	'.workload_result.verified == false and (.workload_result.verify_error | test("^page 1 pass [0-9]+ offset " + $off + "$"))' \
+	"$dir/result.json"
+
 # QEMU killed from outside while the workload runs.
 rc=0
-LAB_INJECT=hang "$top/lab.sh" run vanilla cyclic-anon --size 8M --timeout 120 \
+LAB_INJECT=hang "$top/lab.sh" run vanilla cyclic-anon --size 8M --timeout 300 \
 	>"$tmp/kill.out" 2>"$tmp/kill.err" &
 pid=$!
-for _ in $(seq 60); do
-	grep -q 'injecting: hang' "$tmp/kill.err" 2>/dev/null && break
+injected=0
+for _ in $(seq 240); do
+	grep -q 'injecting: hang' "$tmp/kill.err" 2>/dev/null && { injected=1; break; }
 	sleep 1
 done
+# Killed either way (nothing is left running), but only a kill during the
+# injected hang tests what this claims.
+check "killed QEMU: the guest was in the injected hang when killed" test "$injected" = 1
 pkill -KILL -f "qemu-system-x86_64.*$tmp/res" || true
 wait "$pid" || rc=$?
 dir=$(last_line "$tmp/kill.out")

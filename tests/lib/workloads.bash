@@ -3,6 +3,8 @@
 # RESULT line, read LABREFS1 reference strings. Sourced by its tap.sh.
 # shellcheck source=tap.bash
 source "$(dirname "${BASH_SOURCE[0]}")/tap.bash"
+# shellcheck source=refs.bash
+source "$(dirname "${BASH_SOURCE[0]}")/refs.bash"
 
 ROOT=$top
 TAP_TMP=$tmp
@@ -65,31 +67,4 @@ has_result() {
 # result_is JQ_EXPR: the RESULT object in $OUT satisfies a jq condition.
 result_is() {
 	result_json | jq -e "$1" >/dev/null
-}
-
-# refs_magic FILE: the 8-byte magic of a reference-string file.
-refs_magic() {
-	head -c 8 "$1"
-}
-
-# refs_count FILE: number of references (ids after the 16-byte header).
-refs_count() {
-	local bytes
-	bytes=$(stat -c %s "$1")
-	echo $(((bytes - 16) / 8))
-}
-
-# refs_ids FILE N: the first N ids, space separated, as decimal numbers.
-refs_ids() {
-	od -An -v -tu8 -j16 -N$((8 * $2)) "$1" | xargs
-}
-
-# refs_header FILE: page size and flags as "PAGESIZE FLAGS".
-refs_header() {
-	od -An -v -tu4 -j8 -N8 "$1" | xargs
-}
-
-# refs_all FILE: every id, one per line.
-refs_all() {
-	od -An -v -w8 -tu8 -j16 "$1" | tr -d ' '
 }

@@ -48,6 +48,21 @@ else
 	tap_skip "timeline.gp on the recorded guest trace" "no fixture yet"
 fi
 
+# Lost events (fixtures/trace-lost.dat: 5000 lost in one gap, one gap of
+# unknown size, 1 s apart): shaded, keyed, counted in the title; a trace
+# that lost nothing gets neither.
+"$BIN/trace-timeline" --quiet -o "$TMP/lost.csv" "$FIXTURES/trace-lost.dat"
+"$PLOT" timeline -o "$TMP/lost" "$TMP/lost.csv"
+check_outputs "$TMP/lost" "timeline.gp on a trace that lost events"
+tap_ok "timeline: the lost intervals are keyed 'events lost'" grep -q '>events lost<' "$TMP/lost.svg"
+tap_ok "timeline: the title counts them" grep -q 'ring buffer lost 5000 events in 2 intervals' "$TMP/lost.svg"
+"$BIN/trace-timeline" --quiet -o "$TMP/whole.csv" "$FIXTURES/trace.dat"
+"$PLOT" timeline -o "$TMP/whole" "$TMP/whole.csv"
+tap_ok "timeline: no 'events lost' when nothing was lost" bash -c "! grep -q 'events lost' '$TMP/whole.svg'"
+"$PLOT" overlay -o "$TMP/lostov" lossy="$TMP/lost.csv" whole="$TMP/whole.csv"
+tap_ok "overlay: the run that lost events is keyed, the other not" \
+	bash -c "grep -q '>lossy: events lost<' '$TMP/lostov.svg' && ! grep -q 'whole: events lost' '$TMP/lostov.svg'"
+
 set +e
 "$PLOT" timeline -o "$TMP/bad" "$TMP/long.csv" 2>"$TMP/err"; rc=$?
 set -e

@@ -109,6 +109,39 @@ want=$(trace-cmd report -i "$CP" 2>/dev/null | grep 'page_replace_clockpro:.* fi
 tap_is "$(last_col "$TMP/cp.csv" page_replace_clockpro.cold_target.file)" "${want:-none}" \
 	"clockpro: last cold_target.file is trace-cmd report's last file=1 event"
 
+# Lost events (fixtures/trace-lost.dat: trace.dat with two pages flagged
+# as the kernel flags a page read after an overrun, make-trace-lost.sh).
+# trace-cmd report, another reader, prints "CPU:N [COUNT EVENTS DROPPED]"
+# (or without a count) between the records around each gap.
+LOST=$FIXTURES/trace-lost.dat
+trace-cmd report -i "$LOST" >"$TMP/lost.report" 2>/dev/null
+dropped=$(sed -n 's/^CPU:0 \[\([0-9]*\) EVENTS DROPPED\]$/\1/p' "$TMP/lost.report" | paste -sd+ | bc)
+uncounted=$(grep -c '^CPU:0 \[EVENTS DROPPED\]$' "$TMP/lost.report" || true)
+tap_is "$("$TT" --lost-json "$TRACE")" '{"trace_events":8689,"trace_lost_events":[0],"trace_lost_unknown_gaps":[0]}' \
+	"--lost-json: the recorded fixture lost nothing"
+tap_is "$("$TT" --lost-json "$LOST")" \
+	"{\"trace_events\":$events,\"trace_lost_events\":[$dropped],\"trace_lost_unknown_gaps\":[$uncounted]}" \
+	"--lost-json: $dropped lost and $uncounted gap of unknown size, as trace-cmd report says"
+"$TT" --summary "$LOST" >"$TMP/lost.summary"
+tap_ok "--summary: lost_events total and the gaps" bash -c "grep -qx 'lost_events: $dropped (per CPU: $dropped)' '$TMP/lost.summary' &&
+	grep -q '^lost_gaps: 2 (1 of unknown size' '$TMP/lost.summary'"
+tap_ok "--summary of a trace that lost nothing says 0" grep -qx 'lost_events: 0 (per CPU: 0)' "$TMP/summary.txt"
+# Where: each gap lies between the records trace-cmd prints around it;
+# with 100 ms intervals from the first event, those intervals (and no
+# others) are marked, and the counted gap's 5000 are in its interval.
+"$TT" -q --interval 100 -o "$TMP/lost.csv" "$LOST"
+first=$(awk '$3 ~ /^[0-9.]+:$/ { sub(":", "", $3); print $3; exit }' "$TMP/lost.report")
+want_rows=$(awk -v t0="$first" '
+	$3 ~ /^[0-9.]+:$/ { sub(":", "", $3); last = $3; if (pending) { for (i = int((prev - t0) / 0.1 + 1e-9); i <= int((last - t0) / 0.1 + 1e-9); i++) print i; pending = 0 } }
+	/EVENTS DROPPED/ { pending = 1; prev = last }' "$TMP/lost.report" | sort -un | paste -sd' ')
+got_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "lost_gaps") g = i; next } $g > 0 { print NR - 2 }' \
+	"$TMP/lost.csv" | paste -sd' ')
+tap_is "${got_rows:-none}" "${want_rows:-no gap found}" "lost_gaps marks exactly the intervals of the gaps trace-cmd reports ($want_rows)"
+tap_is "$(sum_col "$TMP/lost.csv" lost_events)" "$dropped" "the lost_events column sums to the lost total"
+tap_is "$(sum_col "$TMP/t.csv" lost_gaps)" 0 "a trace that lost nothing marks no interval"
+tap_is "$(sum_col "$TMP/lost.csv" swapout)" "$(sum_col "$TMP/t.csv" swapout)" \
+	"the flags change no other column (swapout total unchanged)"
+
 # Truncated copy: refused whole, not read as a shorter trace.
 size=$(stat -c %s "$TRACE")
 head -c $((size * 2 / 3)) "$TRACE" >"$TMP/truncated.dat"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tests/run itself, on a made-up tests/ tree: it counts passes, failures
+# and skips, fails a script whose plan is missing or wrong or that exits
+# non-zero, counts "1..0 # SKIP" as a skipped script, and with CI=true
+# fails every skip that tests/allowed-skips does not list with a reason.
+set -euo pipefail
+# shellcheck source=../lib/tap.bash
+source "$(dirname "$0")/../lib/tap.bash"
+
+t=$tmp/tree
+mkdir -p "$t/tests/a" "$t/tests/b"
+cp "$top/tests/run" "$t/tests/run"
+script() {	# script AREA/NAME.t LINE...: an executable test printing LINE...
+	printf '#!/bin/sh\n' >"$t/tests/$1"
+	local f=$t/tests/$1
+	shift
+	printf "echo '%s'\n" "$@" >>"$f"
+	chmod +x "$f"
+}
+script a/good.t 'ok 1 - one' 'ok 2 - two' '1..2'
+script a/skipone.t 'ok 1 - one' 'ok 2 - two # SKIP no tool' '1..2'
+script a/skipall.t '1..0 # SKIP no fixture'
+script b/good.t '1..1' 'ok 1 - plan first'
+
+# runs CI [AREA...]: tests/run on the tree with CI=$1; sets rc, out.
+runs() {
+	rc=0
+	CI=$1 "$t/tests/run" "${@:2}" >"$tmp/out" 2>&1 || rc=$?
+	out=$(cat "$tmp/out")
+}
+
+runs ""
+is "$rc $(tail -n1 <<<"$out")" "0 4 passed, 0 failed, 2 skipped" \
+	"all pass: 4 passed (plan first or last), 2 skipped (one test, one script)"
+check "a row per script, in area order" \
+	test "$(grep -v '^ ' "$tmp/out" | awk '{ print $1 }' | head -n 4 | tr '\n' ' ')" = "a/good.t a/skipall.t a/skipone.t b/good.t "
+
+runs true
+is "$rc $(tail -n1 <<<"$out")" "1 4 passed, 2 failed, 0 skipped" "CI: both unlisted skips fail, as failures"
+check "CI: the skipped test is named" grep -q 'skip not in tests/allowed-skips: a/skipone.t: two' "$tmp/out"
+check "CI: the skipped script is named" grep -q 'skip not in tests/allowed-skips: a/skipall.t$' "$tmp/out"
+
+printf '# comment\na/skipall.t | fixtures need a guest\na/skipone.t: t* | no tool in CI\n' >"$t/tests/allowed-skips"
+runs true
+is "$rc $(tail -n1 <<<"$out")" "0 4 passed, 0 failed, 2 skipped" "CI: listed skips pass"
+printf 'a/skipall.t\n' >"$t/tests/allowed-skips"
+runs true
+is "$rc" 2 "an allowed skip without a reason is refused"
+rm "$t/tests/allowed-skips"
+
+# Each way a script can under-report.
+script b/noplan.t 'ok 1 - one'
+script b/short.t 'ok 1 - one' '1..2'
+script b/twoplans.t '1..1' 'ok 1 - one' '1..1'
+script b/late.t 'ok 1 - one' '1..0 # SKIP too late'
+printf '#!/bin/sh\necho "ok 1 - one"\necho "1..1"\nexit 3\n' >"$t/tests/b/dies.t"
+chmod +x "$t/tests/b/dies.t"
+script b/notok.t 'ok 1 - one' 'not ok 2 - two' '1..2'
+# A sanitizer report the test itself never saw (its stderr thrown away).
+# shellcheck disable=SC2016 # the script's own expansions
+printf '#!/bin/bash\necho "ok 1 - one"; echo "1..1"\nlog=${ASAN_OPTIONS#log_path=}\necho "==1==ERROR: AddressSanitizer: heap-buffer-overflow" >"${log%%%%:*}.1"\n' \
+	>"$t/tests/b/asan.t"
+chmod +x "$t/tests/b/asan.t"
+runs "" b
+is "$rc $(tail -n1 <<<"$out")" "1 8 passed, 7 failed, 0 skipped" "tests/run AREA: seven bad scripts, seven failures"
+for why in "b/noplan.t: 0 plans" "b/short.t: plan says 2 tests, ran 1" "b/twoplans.t: 2 plans" \
+	"b/late.t: skipped whole (1..0) after running 1 tests" "b/dies.t: exited with status 3" "not ok 2 - two" \
+	"b/asan.t: sanitizer report: ==1==ERROR: AddressSanitizer: heap-buffer-overflow"; do
+	check "named: $why" grep -qF "$why" "$tmp/out"
+done
+runs "" nosuch
+is "$rc" 2 "an unknown area is a usage error"
+done_testing

@@ -163,6 +163,14 @@ static void lirs_promote(struct lirs *l, uint32_t page)
 	lirs_prune(l);
 }
 
+/* A resident HIR page not in S: onto the top of S and the end of Q. */
+static void lirs_place_hir(struct lirs *l, uint32_t page)
+{
+	if (l->llirs)
+		lirs_to_top(l, page);
+	lirs_to_q_end(l, page);
+}
+
 static bool lirs_access(void *state, uint32_t page)
 {
 	struct lirs *l = state;
@@ -181,9 +189,7 @@ static bool lirs_access(void *state, uint32_t page)
 			lirs_to_top(l, page);
 			lirs_promote(l, page);
 		} else {
-			if (l->llirs)
-				lirs_to_top(l, page);
-			lirs_to_q_end(l, page);
+			lirs_place_hir(l, page);
 		}
 		return true;
 	}
@@ -203,9 +209,7 @@ static bool lirs_access(void *state, uint32_t page)
 		lirs_to_top(l, page);
 		lirs_promote(l, page);
 	} else {
-		if (l->llirs)
-			lirs_to_top(l, page);
-		lirs_to_q_end(l, page);
+		lirs_place_hir(l, page);
 	}
 	return false;
 }

@@ -16,7 +16,7 @@ packages=(
 	linux-libc-dev
 	stress-ng
 	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
-	libleveldb-dev libsnappy-dev libsqlite3-dev g++
+	libleveldb-dev libsnappy-dev libsqlite3-dev g++ strace
 	# host tools: results, analysis, plots, report checks
 	jq libtracecmd-dev libtracefs-dev libtraceevent-dev libgsl-dev
 	libjansson-dev pkg-config gnuplot-nox chromium

@@ -1,0 +1,675 @@
+#include "ycsb.h"
+
+#include "args.h"
+#include "err.h"
+#include "iotap.h"
+#include "meminfo.h"
+#include "prng.h"
+#include "resident.h"
+#include "stamp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_OPS 100000
+#define DEFAULT_CACHE (1u << 20)
+#define MIN_RECORDS 100
+#define STATE_MAGIC "labycsb1"
+#define RECORD_MAGIC "YCSB"
+#define HEADER_BYTES 16
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const struct mix {
+	char name;
+	double p[OP_KINDS]; /* read, update, insert, scan, read-modify-write */
+	enum ycsb_dist dist;
+} mixes[] = {
+	{ 'a', { 0.50, 0.50, 0, 0, 0 }, YCSB_ZIPFIAN },
+	{ 'b', { 0.95, 0.05, 0, 0, 0 }, YCSB_ZIPFIAN },
+	{ 'c', { 1.00, 0, 0, 0, 0 }, YCSB_ZIPFIAN },
+	{ 'd', { 0.95, 0, 0.05, 0, 0 }, YCSB_LATEST },
+	{ 'e', { 0, 0, 0.05, 0.95, 0 }, YCSB_ZIPFIAN },
+	{ 'f', { 0.50, 0, 0, 0, 0.50 }, YCSB_ZIPFIAN },
+};
+
+static const char *const op_names[OP_KINDS] = { "read", "update", "insert", "scan", "rmw" };
+static const char *const dist_names[] = { "uniform", "zipfian", "latest" };
+
+static const struct mix *mix_of(const struct ycsb *y)
+{
+	return &mixes[y->mix - 'a'];
+}
+
+static enum ycsb_dist dist_of(const struct ycsb *y)
+{
+	return y->dist >= 0 ? (enum ycsb_dist)y->dist : mix_of(y)->dist;
+}
+
+/* --- records ------------------------------------------------------------ */
+
+static uint64_t record_base(uint64_t seed, uint64_t keynum, uint32_t version)
+{
+	return mix64(mix64(mix64(seed ^ 0x5943534252454344ULL) ^ keynum) ^ version);
+}
+
+void ycsb_record(const struct ycsb *y, uint64_t keynum, uint32_t version, unsigned char *buf)
+{
+	uint64_t base = record_base(y->w->seed, keynum, version);
+
+	memcpy(buf, RECORD_MAGIC, 4);
+	for (int i = 0; i < 8; i++)
+		buf[4 + i] = (unsigned char)(keynum >> (8 * i));
+	for (int i = 0; i < 4; i++)
+		buf[12 + i] = (unsigned char)(version >> (8 * i));
+	for (size_t j = 0; j < (YCSB_RECORD_BYTES - HEADER_BYTES) / 8; j++) {
+		uint64_t v = mix64(base + j);
+
+		for (int i = 0; i < 8; i++)
+			buf[HEADER_BYTES + 8 * j + (size_t)i] = (unsigned char)(v >> (8 * i));
+	}
+}
+
+static uint64_t le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static _Noreturn void mismatch(struct ycsb *y, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static _Noreturn void mismatch(struct ycsb *y, const char *key, const char *fmt, ...)
+{
+	char detail[160], where[224];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	snprintf(where, sizeof(where), "key %s: %s", key, detail);
+	wl_verify_failed(y->w, where, "verification failed at key %s: %s", key, detail);
+}
+
+_Noreturn void ycsb_corrupt(struct ycsb *y, const char *what, const char *detail)
+{
+	mismatch(y, what, "the engine reports damaged data: %s", detail);
+}
+
+/*
+ * Check a record read under key. keynum: the key number asked for, or
+ * UINT64_MAX for a scanned record (then the header names it, and the key
+ * must be that number's). Returns the key number.
+ */
+static uint64_t check_record(struct ycsb *y, const char *key, uint64_t keynum,
+			     const unsigned char *value, size_t len)
+{
+	unsigned char want[YCSB_RECORD_BYTES];
+	char name[YCSB_KEY_MAX];
+	uint64_t got_key;
+	uint32_t version;
+
+	if (len != YCSB_RECORD_BYTES)
+		mismatch(y, key, "value of %zu bytes, expected %u", len, YCSB_RECORD_BYTES);
+	if (memcmp(value, RECORD_MAGIC, 4))
+		mismatch(y, key, "no record header (byte 0)");
+	got_key = le(value + 4, 8);
+	if (keynum == UINT64_MAX) {
+		if (got_key >= y->keys)
+			mismatch(y, key, "holds key number %llu, beyond the %llu keys",
+				 (unsigned long long)got_key, (unsigned long long)y->keys);
+		ycsb_key_name(got_key, name);
+		if (strcmp(name, key))
+			mismatch(y, key, "holds the record of %s (key number %llu)", name,
+				 (unsigned long long)got_key);
+		keynum = got_key;
+	} else if (got_key != keynum) {
+		mismatch(y, key, "holds key number %llu, expected %llu",
+			 (unsigned long long)got_key, (unsigned long long)keynum);
+	}
+	version = (uint32_t)le(value + 12, 4);
+	if (version != y->versions[keynum])
+		mismatch(y, key, "version %u, expected %u (a lost or stale write)", version,
+			 y->versions[keynum]);
+	ycsb_record(y, keynum, version, want);
+	for (size_t i = HEADER_BYTES; i < YCSB_RECORD_BYTES; i++)
+		if (value[i] != want[i])
+			mismatch(y, key, "byte %zu differs (key number %llu, version %u)", i,
+				 (unsigned long long)keynum, version);
+	return keynum;
+}
+
+void ycsb_scanned(struct ycsb *y, const char *key, size_t klen, const unsigned char *value,
+		  size_t len)
+{
+	char k[YCSB_KEY_MAX];
+
+	if (klen >= sizeof(k))
+		mismatch(y, "(scan)", "a key of %zu bytes", klen);
+	memcpy(k, key, klen);
+	k[klen] = 0;
+	if (y->scan_first ? strcmp(k, y->last_key) < 0 : strcmp(k, y->last_key) <= 0)
+		mismatch(y, k, "scan out of order: after %s", y->last_key);
+	check_record(y, k, UINT64_MAX, value, len);
+	memcpy(y->last_key, k, klen + 1);
+	y->scan_first = 0;
+	y->scanned++;
+}
+
+/* --- versions, persisted between phases ---------------------------------- */
+
+static void versions_reserve(struct ycsb *y, uint64_t n)
+{
+	uint32_t *v;
+	uint64_t cap;
+
+	if (n <= y->versions_cap)
+		return;
+	cap = n > 2 * y->versions_cap ? n : 2 * y->versions_cap;
+	v = realloc(y->versions, cap * sizeof(*v));
+	if (!v)
+		die(EXIT_LAB_RUNTIME, "out of memory for %llu record versions",
+		    (unsigned long long)cap);
+	memset(v + y->versions_cap, 0, (cap - y->versions_cap) * sizeof(*v));
+	y->versions = v;
+	y->versions_cap = cap;
+}
+
+static void state_line(const struct ycsb *y, int clean, char *buf, size_t len)
+{
+	snprintf(buf, len, STATE_MAGIC " engine=%s seed=%llu records=%llu keys=%llu clean=%d\n",
+		 y->eng->name, (unsigned long long)y->w->seed, (unsigned long long)y->records,
+		 (unsigned long long)y->keys, clean);
+}
+
+static void state_write(struct ycsb *y, int clean)
+{
+	char line[160], *tmp = malloc(strlen(y->state_path) + 32);
+	unsigned char *buf = malloc(y->keys * 4 + 1);
+	FILE *f;
+	int err = 0;
+
+	if (!tmp || !buf)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	sprintf(tmp, "%s.tmp.%ld", y->state_path, (long)getpid());
+	state_line(y, clean, line, sizeof(line));
+	for (uint64_t k = 0; k < y->keys; k++)
+		for (int i = 0; i < 4; i++)
+			buf[4 * k + (uint64_t)i] = (unsigned char)(y->versions[k] >> (8 * i));
+	f = fopen(tmp, "wb");
+	if (!f)
+		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", tmp, strerror(errno));
+	if (fputs(line, f) < 0 || fwrite(buf, 4, y->keys, f) != y->keys || fflush(f) ||
+	    fsync(fileno(f)))
+		err = errno ? errno : EIO;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(tmp, y->state_path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		die(EXIT_LAB_RUNTIME, "cannot write %s: %s", y->state_path, strerror(err));
+	}
+	free(tmp);
+	free(buf);
+}
+
+static void state_read(struct ycsb *y)
+{
+	char line[160], want[160];
+	unsigned long long seed, records, keys;
+	unsigned char *buf;
+	int clean;
+	char engine[32];
+	FILE *f = fopen(y->state_path, "rb");
+
+	if (!f)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", y->state_path,
+		    strerror(errno));
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, STATE_MAGIC " engine=%31s seed=%llu records=%llu keys=%llu clean=%d",
+		   engine, &seed, &records, &keys, &clean) != 5)
+		die(EXIT_LAB_RUNTIME, "%s is not a " STATE_MAGIC " state file (run --phase setup)",
+		    y->state_path);
+	y->keys = keys;
+	state_line(y, 1, want, sizeof(want));
+	line[strcspn(line, "\n")] = 0;
+	want[strcspn(want, "\n")] = 0;
+	if (strcmp(engine, y->eng->name) || seed != y->w->seed || records != y->records)
+		die(EXIT_LAB_RUNTIME,
+		    "%s was set up as '%s' but this run needs '%s' (run --phase setup with the same options)",
+		    y->state_path, line, want);
+	if (!clean)
+		die(EXIT_LAB_RUNTIME,
+		    "%s: the previous run did not finish, so the records' versions are unknown (run --phase setup again)",
+		    y->state_path);
+	versions_reserve(y, keys + 1);
+	buf = malloc(keys * 4 + 1);
+	if (!buf)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	if (fread(buf, 4, keys, f) != keys)
+		die(EXIT_LAB_RUNTIME, "%s is truncated (run --phase setup again)", y->state_path);
+	for (uint64_t k = 0; k < keys; k++)
+		y->versions[k] = (uint32_t)le(buf + 4 * k, 4);
+	free(buf);
+	fclose(f);
+}
+
+/* --- options and phases --------------------------------------------------- */
+
+static const struct option options[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "ops", required_argument, NULL, 'o' },
+	{ "distribution", required_argument, NULL, 'D' },
+	{ "cache", required_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int option(struct wl *w, int c, const char *arg)
+{
+	struct ycsb *y = w->priv;
+
+	switch (c) {
+	case 'w':
+		if (strlen(arg) != 1 || arg[0] < 'a' || arg[0] > 'f')
+			die(EXIT_LAB_USAGE, "bad --workload value '%s': expected a, b, c, d, e or f",
+			    arg);
+		y->mix = arg[0];
+		return 1;
+	case 'o':
+		y->ops = arg_positive("--ops", arg);
+		return 1;
+	case 'D':
+		for (int d = 0; d < 3; d++)
+			if (!strcmp(arg, dist_names[d]))
+				y->dist = d;
+		if (y->dist < 0)
+			die(EXIT_LAB_USAGE,
+			    "bad --distribution value '%s': expected zipfian, latest or uniform", arg);
+		return 1;
+	case 'c':
+		y->cache_arg = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+	size_t len = strlen(dir) + strlen(name) + strlen(suffix) + 2;
+	char *p = malloc(len);
+
+	if (!p)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	snprintf(p, len, "%s/%s%s", dir, name, suffix);
+	return p;
+}
+
+static void prepare(struct wl *w)
+{
+	struct ycsb *y = w->priv;
+	char name[64], *dir;
+
+	y->w = w;
+	if (y->cache_arg)
+		y->cache_bytes = arg_size("--cache", y->cache_arg, meminfo_total());
+	y->records = w->size / y->eng->record_bytes;
+	if (y->records < MIN_RECORDS)
+		die(EXIT_LAB_USAGE, "bad --size value '%s': fewer than %d records of %llu bytes",
+		    w->size_arg, MIN_RECORDS, (unsigned long long)y->eng->record_bytes);
+	/* Absolute, as SQLite makes every path it opens: the I/O tap matches it. */
+	dir = realpath(w->dir, NULL);
+	if (!dir)
+		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", w->dir, strerror(errno));
+	snprintf(name, sizeof(name), "ycsb-%s", y->eng->name);
+	y->db_path = join(dir, name, "");
+	y->state_path = join(dir, name, ".state");
+	free(dir);
+	iotap_init(y->db_path, w->readahead);
+	result_str(&w->res, "engine", y->eng->name);
+	result_str(&w->res, "mix", (char[]){ y->mix, 0 });
+	result_str(&w->res, "distribution", dist_names[dist_of(y)]);
+	result_u64(&w->res, "size_bytes", w->size);
+	result_u64(&w->res, "records", y->records);
+	result_u64(&w->res, "record_bytes", YCSB_RECORD_BYTES);
+	result_u64(&w->res, "ops", y->ops);
+	result_u64(&w->res, "cache_bytes", y->cache_bytes);
+	result_u64(&w->res, "seed", w->seed);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		die(EXIT_LAB_RUNTIME, "cannot remove %s: %s", path, strerror(errno));
+}
+
+static char *building; /* the temporary database directory of a setup */
+
+static void remove_building(void)
+{
+	if (building)
+		nftw(building, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int by_key_name(const void *a, const void *b)
+{
+	char ka[YCSB_KEY_MAX], kb[YCSB_KEY_MAX];
+
+	ycsb_key_name(*(const uint64_t *)a, ka);
+	ycsb_key_name(*(const uint64_t *)b, kb);
+	return strcmp(ka, kb);
+}
+
+/* Setup: load the records into a new database under a temporary name,
+ * then replace the old one and write the versions (all 0). */
+static void setup(struct wl *w)
+{
+	struct ycsb *y = w->priv;
+	uint64_t *order = malloc(y->records * sizeof(*order));
+	char *tmp = malloc(strlen(y->db_path) + 32);
+
+	if (!order || !tmp)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	sprintf(tmp, "%s.tmp.%ld", y->db_path, (long)getpid());
+	building = tmp;
+	atexit(remove_building);
+	if (mkdir(tmp, 0755))
+		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", tmp, strerror(errno));
+	for (uint64_t k = 0; k < y->records; k++)
+		order[k] = k;
+	if (y->eng->load_sorted)
+		qsort(order, y->records, sizeof(*order), by_key_name);
+	y->eng->open(y, tmp, 1);
+	y->eng->load(y, y->records, order);
+	y->eng->close(y);
+	free(order);
+	unlink(y->state_path);
+	remove_tree(y->db_path);
+	if (rename(tmp, y->db_path))
+		die(EXIT_LAB_RUNTIME, "cannot rename %s to %s: %s", tmp, y->db_path, strerror(errno));
+	building = NULL;
+	free(tmp);
+	y->keys = y->records;
+	versions_reserve(y, y->keys);
+	memset(y->versions, 0, y->keys * sizeof(*y->versions));
+	state_write(y, 1);
+}
+
+/* Every regular file of the database: fn(y, path, is_data). */
+static void each_file(struct ycsb *y, void (*fn)(struct ycsb *y, const char *path, int data))
+{
+	DIR *d = opendir(y->db_path);
+	struct dirent *e;
+	size_t suffix = strlen(y->eng->data_suffix);
+
+	if (!d)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", y->db_path,
+		    strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char *path;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = join(y->db_path, e->d_name, "");
+		if (!stat(path, &st) && S_ISREG(st.st_mode))
+			fn(y, path, len > suffix && !strcmp(e->d_name + len - suffix,
+							    y->eng->data_suffix));
+		free(path);
+	}
+	closedir(d);
+}
+
+static void track(struct ycsb *y, const char *path, int data)
+{
+	int fd = open(path, O_RDONLY);
+
+	(void)data;
+	if (fd < 0)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+	wl_track_fd(y->w, fd, path);
+}
+
+static void open_data(struct wl *w)
+{
+	struct ycsb *y = w->priv;
+
+	state_read(y);
+	state_write(y, 0);
+	/* The reference string covers the engine from open to close, as the
+	 * kernel's counts of the run phase do (SQLite reads its first pages
+	 * and checkpoints at close; LevelDB replays its manifest and log). */
+	iotap_record(&w->refs);
+	y->eng->open(y, y->db_path, 0);
+	/* Our own fds on the files, for --phase all's cache dropping. */
+	if (w->phase == PHASE_ALL)
+		each_file(y, track);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void read_record(struct ycsb *y, uint64_t keynum)
+{
+	unsigned char value[YCSB_RECORD_BYTES + 1];
+	char key[YCSB_KEY_MAX];
+	size_t klen = ycsb_key_name(keynum, key), len;
+
+	if (!y->eng->get(y, key, klen, value, &len))
+		mismatch(y, key, "missing (key number %llu)", (unsigned long long)keynum);
+	check_record(y, key, keynum, value, len);
+}
+
+static void write_record(struct ycsb *y, uint64_t keynum, int insert)
+{
+	unsigned char value[YCSB_RECORD_BYTES];
+	char key[YCSB_KEY_MAX];
+	size_t klen = ycsb_key_name(keynum, key);
+
+	ycsb_record(y, keynum, y->versions[keynum], value);
+	y->eng->put(y, key, klen, value, insert);
+}
+
+static enum ycsb_op choose(const struct mix *m, struct prng *rng)
+{
+	double u = prng_unit(rng);
+
+	for (int op = 0; op < OP_KINDS; op++) {
+		if (u < m->p[op])
+			return (enum ycsb_op)op;
+		u -= m->p[op];
+	}
+	for (int op = OP_KINDS - 1; op > 0; op--)
+		if (m->p[op] > 0)
+			return (enum ycsb_op)op;
+	return OP_READ;
+}
+
+static double run(struct wl *w)
+{
+	struct ycsb *y = w->priv;
+	const struct mix *m = mix_of(y);
+	struct ycsb_keys keys;
+	struct prng rng;
+	double elapsed;
+
+	/* YCSB sizes the scrambled zipfian for twice the expected inserts. */
+	ycsb_keys_init(&keys, dist_of(y), y->records, y->keys - 1,
+		       (uint64_t)((double)y->ops * m->p[OP_INSERT] * 2.0));
+	for (int op = 0; op < OP_KINDS; op++)
+		hist_reset(&y->hist[op]);
+	prng_seed(&rng, w->seed ^ 0x7963736272756eULL);
+	wl_timer_start(w);
+	for (uint64_t i = 0; i < y->ops; i++) {
+		enum ycsb_op op = choose(m, &rng);
+		uint64_t start = now_ns(), k;
+		char key[YCSB_KEY_MAX];
+		size_t klen;
+
+		switch (op) {
+		case OP_READ:
+			read_record(y, ycsb_keys_next(&keys, &rng));
+			break;
+		case OP_UPDATE:
+			k = ycsb_keys_next(&keys, &rng);
+			y->versions[k]++;
+			write_record(y, k, 0);
+			break;
+		case OP_INSERT:
+			k = y->keys;
+			versions_reserve(y, k + 1);
+			y->versions[k] = 0;
+			write_record(y, k, 1);
+			y->keys++;
+			ycsb_keys_inserted(&keys, k);
+			break;
+		case OP_SCAN:
+			k = ycsb_keys_next(&keys, &rng);
+			klen = ycsb_key_name(k, key);
+			memcpy(y->last_key, key, klen + 1);
+			y->scan_first = 1;
+			y->eng->scan(y, key, klen, 1 + prng_below(&rng, YCSB_MAX_SCAN));
+			break;
+		default:
+			k = ycsb_keys_next(&keys, &rng);
+			read_record(y, k);
+			y->versions[k]++;
+			write_record(y, k, 0);
+			break;
+		}
+		hist_add(&y->hist[op], now_ns() - start);
+	}
+	elapsed = wl_timer_elapsed(w);
+	y->eng->close(y);
+	iotap_record(NULL);
+	state_write(y, 1);
+	return elapsed;
+}
+
+static uint64_t db_bytes, data_pages, data_resident;
+
+static void measure(struct ycsb *y, const char *path, int data)
+{
+	struct stat st;
+	uint64_t resident, total;
+	int fd = open(path, O_RDONLY);
+
+	(void)y;
+	if (fd < 0 || fstat(fd, &st))
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+	db_bytes += (uint64_t)st.st_size;
+	if (data) {
+		resident_pages(fd, (uint64_t)st.st_size, path, &resident, &total);
+		data_pages += total;
+		data_resident += resident;
+	}
+	close(fd);
+}
+
+static void report(struct wl *w, double elapsed)
+{
+	struct ycsb *y = w->priv;
+	char key[64];
+
+	db_bytes = data_pages = data_resident = 0;
+	each_file(y, measure);
+	result_u64(&w->res, "db_bytes", db_bytes);
+	result_u64(&w->res, "keys", y->keys);
+	result_num(&w->res, "ops_per_s", elapsed > 0 ? (double)y->ops / elapsed : 0);
+	for (int op = 0; op < OP_KINDS; op++) {
+		const struct hist *h = &y->hist[op];
+
+		if (!h->count)
+			continue;
+		snprintf(key, sizeof(key), "%s_ops", op_names[op]);
+		result_u64(&w->res, key, h->count);
+		snprintf(key, sizeof(key), "%s_p50_us", op_names[op]);
+		result_num(&w->res, key, (double)hist_percentile(h, 50) / 1e3);
+		snprintf(key, sizeof(key), "%s_p99_us", op_names[op]);
+		result_num(&w->res, key, (double)hist_percentile(h, 99) / 1e3);
+		snprintf(key, sizeof(key), "%s_p999_us", op_names[op]);
+		result_num(&w->res, key, (double)hist_percentile(h, 99.9) / 1e3);
+	}
+	if (y->hist[OP_SCAN].count)
+		result_u64(&w->res, "scan_records", y->scanned);
+	result_num(&w->res, "record_resident_fraction",
+		   data_pages ? (double)data_resident / (double)data_pages : 0);
+}
+
+int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine)
+{
+	char name[32], objects[64];
+	struct ycsb y = {
+		.eng = eng, .engine = engine, .mix = 'a', .dist = -1, .ops = DEFAULT_OPS,
+		.cache_bytes = DEFAULT_CACHE,
+	};
+	struct wl_spec spec = {
+		.name = name,
+		.about = eng->about,
+		.help = "  --size SIZE       the records' footprint on disk: bytes with K/M/G/T\n"
+			"                    or N% of MemTotal (default 150%); records =\n"
+			"                    SIZE / the engine's bytes per record (above)\n"
+			"  --dir DIR         data directory (default /data); the database is\n"
+			"                    DIR/ycsb-ENGINE, its record versions\n"
+			"                    DIR/ycsb-ENGINE.state\n"
+			"  --workload MIX    YCSB core workload a..f (default a):\n"
+			"                    a 50% read 50% update, b 95/5, c read only,\n"
+			"                    d 95% read 5% insert (latest), e 95% scan 5%\n"
+			"                    insert, f 50% read 50% read-modify-write\n"
+			"  --ops N           operations in the timed phase (default " XSTR(DEFAULT_OPS) ")\n"
+			"  --distribution D  zipfian|latest|uniform: override the mix's keys\n"
+			"  --cache SIZE      the engine's own cache (default 1M), small so\n"
+			"                    that the kernel's page cache decides\n"
+			"  --seed N          key, value and operation seed (default 1); run\n"
+			"                    needs setup's\n",
+		.objects = objects,
+		.notes = "RESULT: ops/s; per operation type count and p50/p99/p99.9 latency in\n"
+			 "microseconds (log-linear histogram, <= 3.1% above the true value);\n"
+			 "db_bytes; record_resident_fraction (mincore on the data files).\n",
+		.flags = WL_SIZE | WL_FILES,
+		.min_pages = 1,
+		.options = options,
+		.option = option,
+		.prepare = prepare,
+		.setup = setup,
+		.open = open_data,
+		.run = run,
+		.report = report,
+	};
+	int rc;
+
+	snprintf(name, sizeof(name), "ycsb-%s", eng->name);
+	snprintf(objects, sizeof(objects), "objects: the database's files");
+	rc = wl_main(argc, argv, &spec, &y);
+	free(y.versions);
+	free(y.db_path);
+	free(y.state_path);
+	return rc;
+}

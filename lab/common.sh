@@ -20,11 +20,98 @@ export EX_OK EX_HARNESS EX_USAGE EX_VERIFY EX_WORKLOAD EX_PANIC EX_TIMEOUT \
 # Kernels: the unpatched reference and the lab kernel with the series.
 LAB_FLAVOURS=(vanilla lab debug)
 
-# Policies the lab knows and the kernel flavour that provides them.
+# Policies the lab knows: the registry every command reads (list, run,
+# shell, stress, matrix, bench, the gate and its tests). vanilla is the
+# unpatched kernel; vanilla-mglru is that kernel with MGLRU switched on
+# through sysfs; every other one is a policy of the lab kernel's series.
 LAB_POLICIES=(vanilla lru mglru clockpro cart cart-r random)
-LAB_WORKLOADS=(cyclic-anon cyclic-file webtrace mdb-bench)
+LAB_WORKLOADS=(cyclic-anon cyclic-file webtrace mdb-bench ycsb-leveldb ycsb-sqlite)
 
 lab_prog=${lab_prog:-lab}
+
+# policy_known POLICY: one of LAB_POLICIES, or vanilla-mglru.
+policy_known() {
+	in_list "$1" "${LAB_POLICIES[@]}" vanilla-mglru
+}
+
+# policy_check POLICY: exit 2 with one line unless the lab knows POLICY.
+policy_check() {
+	policy_known "$1" || die "$EX_USAGE" "unknown policy '$1' (lab.sh list shows them)"
+}
+
+# policy_flavour POLICY: the kernel flavour it runs on by default.
+policy_flavour() {
+	case $1 in vanilla*) echo vanilla ;; *) echo lab ;; esac
+}
+
+# policy_cmdline POLICY: the kernel command line that selects POLICY (the
+# one mapping from policy to boot parameters; lab.policy= is for the
+# guest's init, page_replace= for the series).
+policy_cmdline() {
+	case $1 in
+	vanilla*) echo "lab.policy=$1" ;;
+	*) echo "lab.policy=$1 page_replace=$1" ;;
+	esac
+}
+
+# policy_mglru POLICY: y when the guest switches MGLRU on through sysfs.
+policy_mglru() {
+	[[ $1 == vanilla-mglru ]] && echo y || echo n
+}
+
+# policy_in_kernel POLICY FLAVOUR: the built FLAVOUR kernel offers POLICY
+# (vanilla*: the vanilla kernel is built; lab policies: the kernel's config
+# has CONFIG_PAGE_REPLACE_<POLICY>=y, lru being the framework's default).
+policy_in_kernel() {
+	local p=$1 flavour=$2 config sym
+	if [[ $p == vanilla* ]]; then
+		[[ -f $LAB_KERNEL_DIR/vanilla/bzImage ]]
+		return
+	fi
+	config=$LAB_KERNEL_DIR/$flavour/config
+	[[ -f $config ]] || return 1
+	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
+	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
+	grep -q "^$sym" "$config"
+}
+
+# kernel_policies FLAVOUR: the lab policies the built FLAVOUR kernel offers,
+# one per line, in LAB_POLICIES order.
+kernel_policies() {
+	local p
+	for p in "${LAB_POLICIES[@]}"; do
+		[[ $p == vanilla* ]] && continue
+		if policy_in_kernel "$p" "$1"; then echo "$p"; fi
+	done
+}
+
+# build_hint WHAT: the command that builds WHAT (a kernel flavour, image,
+# tools, analysis or workloads), for the "not found" messages.
+build_hint() {
+	case $1 in
+	vanilla | lab | debug) echo "make kernel-$1" ;;
+	*) echo "make $1" ;;
+	esac
+}
+
+# lab_on_signals FUNCTION: on SIGINT, SIGTERM or SIGHUP run FUNCTION (the
+# caller's cleanup: stop its guest, remove its partial files), then exit
+# 128 + the signal's number (130 for Ctrl-C). The EXIT trap still runs.
+lab_on_signals() {
+	local sig
+	for sig in INT TERM HUP; do
+		# shellcheck disable=SC2064 # expanded now, on purpose
+		trap "lab_signalled $sig $1" "$sig"
+	done
+}
+
+lab_signalled() {
+	local sig=$1 fn=$2
+	trap '' INT TERM HUP
+	say "interrupted by SIG$sig: stopping and cleaning up"
+	"$fn" || true
+	exit $((128 + $(kill -l "$sig")))
+}
 
 die() {
 	local code=$1

@@ -51,8 +51,11 @@ for engine in leveldb sqlite; do
 		keys=$((keys + inserted))
 		is "$(result_field keys)" "$keys" "$engine: mix $mix: keys = records + inserts so far"
 	done
-	check "$engine: mix d draws its keys from latest, e scans" \
-		grep -q '"distribution":"zipfian"' <<<"$OUT"
+	expect_exit 0 "$engine: the sequence abcfde runs" "$wl" "${DB[@]}" --phase run --workload abcfde --ops 400
+	check "$engine: abcfde ran 6 x 400 operations of all five kinds, verified" \
+		result_is '.verified and .mix == "abcfde" and .distribution == "per-mix" and
+			.read_ops + .update_ops + .insert_ops + .scan_ops + .rmw_ops == 2400 and
+			([.read_ops, .update_ops, .insert_ops, .scan_ops, .rmw_ops] | all(. > 0))'
 
 	if ((have_strace)); then
 		strace -f -qq -y -s 0 -e trace=openat,read,write,pread64,pwrite64,lseek -e signal=none \

@@ -45,14 +45,23 @@ static const struct mix {
 static const char *const op_names[OP_KINDS] = { "read", "update", "insert", "scan", "rmw" };
 static const char *const dist_names[] = { "uniform", "zipfian", "latest" };
 
-static const struct mix *mix_of(const struct ycsb *y)
+static const struct mix *mix_of(char name)
 {
-	return &mixes[y->mix - 'a'];
+	return &mixes[name - 'a'];
 }
 
-static enum ycsb_dist dist_of(const struct ycsb *y)
+static enum ycsb_dist dist_of(const struct ycsb *y, char mix)
 {
-	return y->dist >= 0 ? (enum ycsb_dist)y->dist : mix_of(y)->dist;
+	return y->dist >= 0 ? (enum ycsb_dist)y->dist : mix_of(mix)->dist;
+}
+
+/* The distribution of every mix of the sequence, or "per-mix". */
+static const char *dist_name(const struct ycsb *y)
+{
+	for (const char *m = y->mixes; *m; m++)
+		if (dist_of(y, *m) != dist_of(y, y->mixes[0]))
+			return "per-mix";
+	return dist_names[dist_of(y, y->mixes[0])];
 }
 
 /* --- records ------------------------------------------------------------ */
@@ -283,10 +292,11 @@ static int option(struct wl *w, int c, const char *arg)
 
 	switch (c) {
 	case 'w':
-		if (strlen(arg) != 1 || arg[0] < 'a' || arg[0] > 'f')
-			die(EXIT_LAB_USAGE, "bad --workload value '%s': expected a, b, c, d, e or f",
-			    arg);
-		y->mix = arg[0];
+		if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdef") != strlen(arg))
+			die(EXIT_LAB_USAGE,
+			    "bad --workload value '%s': expected a mix a..f, or a sequence of up to %zu (e.g. abcfde)",
+			    arg, sizeof(y->mixes) - 1);
+		strcpy(y->mixes, arg);
 		return 1;
 	case 'o':
 		y->ops = arg_positive("--ops", arg);
@@ -340,8 +350,8 @@ static void prepare(struct wl *w)
 	free(dir);
 	iotap_init(y->db_path, w->readahead);
 	result_str(&w->res, "engine", y->eng->name);
-	result_str(&w->res, "mix", (char[]){ y->mix, 0 });
-	result_str(&w->res, "distribution", dist_names[dist_of(y)]);
+	result_str(&w->res, "mix", y->mixes);
+	result_str(&w->res, "distribution", dist_name(y));
 	result_u64(&w->res, "size_bytes", w->size);
 	result_u64(&w->res, "records", y->records);
 	result_u64(&w->res, "record_bytes", YCSB_RECORD_BYTES);
@@ -512,33 +522,27 @@ static enum ycsb_op choose(const struct mix *m, struct prng *rng)
 	return OP_READ;
 }
 
-static double run(struct wl *w)
+/* ops operations of one mix. */
+static void run_mix(struct ycsb *y, char name, struct prng *rng)
 {
-	struct ycsb *y = w->priv;
-	const struct mix *m = mix_of(y);
+	const struct mix *m = mix_of(name);
 	struct ycsb_keys keys;
-	struct prng rng;
-	double elapsed;
 
 	/* YCSB sizes the scrambled zipfian for twice the expected inserts. */
-	ycsb_keys_init(&keys, dist_of(y), y->records, y->keys - 1,
+	ycsb_keys_init(&keys, dist_of(y, name), y->keys, y->keys - 1,
 		       (uint64_t)((double)y->ops * m->p[OP_INSERT] * 2.0));
-	for (int op = 0; op < OP_KINDS; op++)
-		hist_reset(&y->hist[op]);
-	prng_seed(&rng, w->seed ^ 0x7963736272756eULL);
-	wl_timer_start(w);
 	for (uint64_t i = 0; i < y->ops; i++) {
-		enum ycsb_op op = choose(m, &rng);
+		enum ycsb_op op = choose(m, rng);
 		uint64_t start = now_ns(), k;
 		char key[YCSB_KEY_MAX];
 		size_t klen;
 
 		switch (op) {
 		case OP_READ:
-			read_record(y, ycsb_keys_next(&keys, &rng));
+			read_record(y, ycsb_keys_next(&keys, rng));
 			break;
 		case OP_UPDATE:
-			k = ycsb_keys_next(&keys, &rng);
+			k = ycsb_keys_next(&keys, rng);
 			y->versions[k]++;
 			write_record(y, k, 0);
 			break;
@@ -551,14 +555,14 @@ static double run(struct wl *w)
 			ycsb_keys_inserted(&keys, k);
 			break;
 		case OP_SCAN:
-			k = ycsb_keys_next(&keys, &rng);
+			k = ycsb_keys_next(&keys, rng);
 			klen = ycsb_key_name(k, key);
 			memcpy(y->last_key, key, klen + 1);
 			y->scan_first = 1;
-			y->eng->scan(y, key, klen, 1 + prng_below(&rng, YCSB_MAX_SCAN));
+			y->eng->scan(y, key, klen, 1 + prng_below(rng, YCSB_MAX_SCAN));
 			break;
 		default:
-			k = ycsb_keys_next(&keys, &rng);
+			k = ycsb_keys_next(&keys, rng);
 			read_record(y, k);
 			y->versions[k]++;
 			write_record(y, k, 0);
@@ -566,6 +570,20 @@ static double run(struct wl *w)
 		}
 		hist_add(&y->hist[op], now_ns() - start);
 	}
+}
+
+static double run(struct wl *w)
+{
+	struct ycsb *y = w->priv;
+	struct prng rng;
+	double elapsed;
+
+	for (int op = 0; op < OP_KINDS; op++)
+		hist_reset(&y->hist[op]);
+	prng_seed(&rng, w->seed ^ 0x7963736272756eULL);
+	wl_timer_start(w);
+	for (const char *m = y->mixes; *m; m++)
+		run_mix(y, *m, &rng);
 	elapsed = wl_timer_elapsed(w);
 	y->eng->close(y);
 	iotap_record(NULL);
@@ -602,7 +620,8 @@ static void report(struct wl *w, double elapsed)
 	each_file(y, measure);
 	result_u64(&w->res, "db_bytes", db_bytes);
 	result_u64(&w->res, "keys", y->keys);
-	result_num(&w->res, "ops_per_s", elapsed > 0 ? (double)y->ops / elapsed : 0);
+	result_num(&w->res, "ops_per_s",
+		   elapsed > 0 ? (double)(y->ops * strlen(y->mixes)) / elapsed : 0);
 	for (int op = 0; op < OP_KINDS; op++) {
 		const struct hist *h = &y->hist[op];
 
@@ -627,7 +646,7 @@ int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine
 {
 	char name[32], objects[64];
 	struct ycsb y = {
-		.eng = eng, .engine = engine, .mix = 'a', .dist = -1, .ops = DEFAULT_OPS,
+		.eng = eng, .engine = engine, .mixes = "a", .dist = -1, .ops = DEFAULT_OPS,
 		.cache_bytes = DEFAULT_CACHE,
 	};
 	struct wl_spec spec = {
@@ -642,8 +661,9 @@ int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine
 			"  --workload MIX    YCSB core workload a..f (default a):\n"
 			"                    a 50% read 50% update, b 95/5, c read only,\n"
 			"                    d 95% read 5% insert (latest), e 95% scan 5%\n"
-			"                    insert, f 50% read 50% read-modify-write\n"
-			"  --ops N           operations in the timed phase (default " XSTR(DEFAULT_OPS) ")\n"
+			"                    insert, f 50% read 50% read-modify-write;\n"
+			"                    several (e.g. abcfde) run one after another\n"
+			"  --ops N           operations of each mix (default " XSTR(DEFAULT_OPS) ")\n"
 			"  --distribution D  zipfian|latest|uniform: override the mix's keys\n"
 			"  --cache SIZE      the engine's own cache (default 1M), small so\n"
 			"                    that the kernel's page cache decides\n"

@@ -13,7 +13,9 @@
  *
  * Records are YCSB's default: 10 fields of 100 bytes (1 KB), keys "user"
  * + FNV-1a hash of the key number (insertorder=hashed), every field read
- * (readallfields=true). Scans cover 1..100 records, uniformly (E). The
+ * (readallfields=true). Scans cover 1..100 records, uniformly (E). Several
+ * mixes run one after another on the same database (YCSB's recommended
+ * sequence is a, b, c, f, d, e), each with --ops operations. The
  * request distributions are lib/ycsbgen.h's. Deviation: a write rewrites
  * all ten fields (writeallfields=true), so each record has one version.
  *
@@ -73,8 +75,8 @@ struct ycsb {
 	struct wl *w;
 	const struct ycsb_engine *eng;
 	void *engine; /* the engine's state */
-	char mix;
-	int dist; /* enum ycsb_dist, or -1: the mix's */
+	char mixes[17]; /* the mixes to run, in order: "a", or e.g. "abcfde" */
+	int dist; /* enum ycsb_dist, or -1: each mix's own */
 	uint64_t ops;
 	uint64_t cache_bytes;
 	const char *cache_arg;

@@ -44,12 +44,7 @@ static int option(struct wl *w, int c, const char *arg)
 		cf->passes = arg_positive("--passes", arg);
 		return 1;
 	case 'm':
-		if (!strcmp(arg, "read"))
-			cf->mode = MODE_READ;
-		else if (!strcmp(arg, "mmap"))
-			cf->mode = MODE_MMAP;
-		else
-			die(EXIT_LAB_USAGE, "bad --mode value '%s': expected read or mmap", arg);
+		cf->mode = (enum mode)arg_choice("--mode", arg, (const char *const[]){ "read", "mmap", NULL });
 		return 1;
 	default:
 		return 0;

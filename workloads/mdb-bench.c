@@ -65,12 +65,7 @@ static int option(struct wl *w, int c, const char *arg)
 		db->ops = arg_positive("--ops", arg);
 		return 1;
 	case 'm':
-		if (!strcmp(arg, "pread"))
-			db->mode = MODE_PREAD;
-		else if (!strcmp(arg, "mmap"))
-			db->mode = MODE_MMAP;
-		else
-			die(EXIT_LAB_USAGE, "bad --mode value '%s': expected pread or mmap", arg);
+		db->mode = (enum mode)arg_choice("--mode", arg, (const char *const[]){ "pread", "mmap", NULL });
 		return 1;
 	case 'l':
 		db->mlock_index = 1;

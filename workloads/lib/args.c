@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,23 @@ uint64_t arg_size(const char *option, const char *value, uint64_t memtotal)
 	if (size_parse(value, memtotal, &bytes, &why))
 		die(EXIT_LAB_USAGE, "bad %s value '%s': %s", option, value, why);
 	return bytes;
+}
+
+int arg_choice(const char *option, const char *value, const char *const *names)
+{
+	char expected[256] = "";
+	size_t n = 0;
+
+	for (; names[n]; n++)
+		if (!strcmp(value, names[n]))
+			return (int)n;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(expected);
+
+		snprintf(expected + len, sizeof(expected) - len, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	}
+	die(EXIT_LAB_USAGE, "bad %s value '%s': expected %s", option, value, expected);
 }
 
 enum phase arg_phase(const char *value)

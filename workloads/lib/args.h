@@ -19,6 +19,10 @@ uint64_t arg_positive(const char *option, const char *value);
 /* Parse --size style values (see size.h) or exit 2 naming the option. */
 uint64_t arg_size(const char *option, const char *value, uint64_t memtotal);
 
+/* The index of value in the NULL-terminated names, or exit 2 with
+ * "bad OPTION value 'X': expected A, B or C". */
+int arg_choice(const char *option, const char *value, const char *const *names);
+
 enum phase { PHASE_SETUP = 1, PHASE_RUN = 2, PHASE_ALL = 3 };
 enum phase arg_phase(const char *value);
 const char *phase_name(enum phase p);

@@ -105,19 +105,20 @@ static void opened(const char *path, int flags, int fd)
 	pthread_mutex_unlock(&tap.lock);
 }
 
-static int mode_arg(int flags, va_list ap)
-{
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
-}
+/* open()'s third argument, present with O_CREAT or O_TMPFILE. */
+#define OPEN_MODE(flags, mode)                                                     \
+	do {                                                                       \
+		va_list ap;                                                        \
+		va_start(ap, flags);                                               \
+		mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0; \
+		va_end(ap);                                                        \
+	} while (0)
 
 int __wrap_open(const char *path, int flags, ...)
 {
-	va_list ap;
 	int mode, fd;
 
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	fd = __real_open(path, flags, mode);
 	opened(path, flags, fd);
 	return fd;
@@ -125,12 +126,9 @@ int __wrap_open(const char *path, int flags, ...)
 
 int __wrap_open64(const char *path, int flags, ...)
 {
-	va_list ap;
 	int mode, fd;
 
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	fd = __real_open64(path, flags, mode);
 	opened(path, flags, fd);
 	return fd;

@@ -43,7 +43,7 @@ static const struct mix {
 };
 
 static const char *const op_names[OP_KINDS] = { "read", "update", "insert", "scan", "rmw" };
-static const char *const dist_names[] = { "uniform", "zipfian", "latest" };
+static const char *const dist_names[] = { "uniform", "zipfian", "latest", NULL };
 
 static const struct mix *mix_of(char name)
 {
@@ -302,12 +302,7 @@ static int option(struct wl *w, int c, const char *arg)
 		y->ops = arg_positive("--ops", arg);
 		return 1;
 	case 'D':
-		for (int d = 0; d < 3; d++)
-			if (!strcmp(arg, dist_names[d]))
-				y->dist = d;
-		if (y->dist < 0)
-			die(EXIT_LAB_USAGE,
-			    "bad --distribution value '%s': expected zipfian, latest or uniform", arg);
+		y->dist = arg_choice("--distribution", arg, dist_names);
 		return 1;
 	case 'c':
 		y->cache_arg = arg;

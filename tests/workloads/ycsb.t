@@ -56,6 +56,12 @@ for engine in leveldb sqlite; do
 		result_is '.verified and .mix == "abcfde" and .distribution == "per-mix" and
 			.read_ops + .update_ops + .insert_ops + .scan_ops + .rmw_ops == 2400 and
 			([.read_ops, .update_ops, .insert_ops, .scan_ops, .rmw_ops] | all(. > 0))'
+	check "$engine: abcfde reports each mix: ops/s, its operations' p99, majflt" \
+		result_is '[.a_read_p99_us, .a_update_p99_us, .b_read_p99_us, .c_read_p99_us,
+			.f_rmw_p99_us, .d_insert_p99_us, .e_scan_p99_us] | all(. > 0)'
+	check "$engine: ... and only those: no update in c, no scan in a" \
+		result_is '.c_update_p99_us == null and .a_scan_p99_us == null and (.e_majflt | type) == "number"'
+	usage_error "$engine: a mix twice in a sequence exits 2" "$wl" "${DB[@]}" --workload aba
 
 	if ((have_strace)); then
 		strace -f -qq -y -s 0 -e trace=openat,read,write,pread64,pwrite64,lseek -e signal=none \

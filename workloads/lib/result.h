@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 struct result {
-	char buf[4096];
+	char buf[8192]; /* a YCSB sequence's per-mix fields take ~3 KiB */
 	size_t len;
 	int overflow;
 };

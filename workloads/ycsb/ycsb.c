@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -294,8 +295,11 @@ static int option(struct wl *w, int c, const char *arg)
 	case 'w':
 		if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdef") != strlen(arg))
 			die(EXIT_LAB_USAGE,
-			    "bad --workload value '%s': expected a mix a..f, or a sequence of up to %zu (e.g. abcfde)",
-			    arg, sizeof(y->mixes) - 1);
+			    "bad --workload value '%s': expected a mix a..f, or a sequence of them (e.g. abcfde)",
+			    arg);
+		for (const char *c = arg; *c; c++)
+			if (strchr(c + 1, *c))
+				die(EXIT_LAB_USAGE, "bad --workload value '%s': mix %c twice", arg, *c);
 		strcpy(y->mixes, arg);
 		return 1;
 	case 'o':
@@ -517,8 +521,8 @@ static enum ycsb_op choose(const struct mix *m, struct prng *rng)
 	return OP_READ;
 }
 
-/* ops operations of one mix. */
-static void run_mix(struct ycsb *y, char name, struct prng *rng)
+/* ops operations of one mix; latencies into the totals and into mix[]. */
+static void run_mix(struct ycsb *y, char name, struct prng *rng, struct hist *mix)
 {
 	const struct mix *m = mix_of(name);
 	struct ycsb_keys keys;
@@ -563,7 +567,58 @@ static void run_mix(struct ycsb *y, char name, struct prng *rng)
 			write_record(y, k, 0);
 			break;
 		}
-		hist_add(&y->hist[op], now_ns() - start);
+		start = now_ns() - start;
+		hist_add(&y->hist[op], start);
+		hist_add(&mix[op], start);
+	}
+}
+
+/* workingset_refault_file of /proc/vmstat, or -1 where it cannot be read. */
+static double refault_file(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char line[128];
+	unsigned long long v;
+	double found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "workingset_refault_file %llu", &v) == 1)
+			found = (double)v;
+	fclose(f);
+	return found;
+}
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_majflt;
+}
+
+/* A sequence's per-mix fields: M_ops_per_s, M_TYPE_p50/p99/p999_us,
+ * M_majflt (this process) and M_refault_file (the system's). */
+static void report_mix(struct ycsb *y, char name, const struct hist *mix, double seconds,
+		       long faults, double refaults)
+{
+	static const char *const pct_names[] = { "p50", "p99", "p999" };
+	static const double pcts[] = { 50, 99, 99.9 };
+	struct result *res = &y->w->res;
+	char key[64];
+
+	snprintf(key, sizeof(key), "%c_ops_per_s", name);
+	result_num(res, key, seconds > 0 ? (double)y->ops / seconds : 0);
+	for (int op = 0; op < OP_KINDS; op++)
+		for (int i = 0; i < 3 && mix[op].count; i++) {
+			snprintf(key, sizeof(key), "%c_%s_%s_us", name, op_names[op], pct_names[i]);
+			result_num(res, key, (double)hist_percentile(&mix[op], pcts[i]) / 1e3);
+		}
+	snprintf(key, sizeof(key), "%c_majflt", name);
+	result_u64(res, key, (uint64_t)faults);
+	if (refaults >= 0) {
+		snprintf(key, sizeof(key), "%c_refault_file", name);
+		result_u64(res, key, (uint64_t)refaults);
 	}
 }
 
@@ -577,8 +632,18 @@ static double run(struct wl *w)
 		hist_reset(&y->hist[op]);
 	prng_seed(&rng, w->seed ^ 0x7963736272756eULL);
 	wl_timer_start(w);
-	for (const char *m = y->mixes; *m; m++)
-		run_mix(y, *m, &rng);
+	for (const char *m = y->mixes; *m; m++) {
+		static struct hist mix[OP_KINDS];
+		double t0 = wl_timer_elapsed(w), r0 = refault_file();
+		long f0 = majflt();
+
+		for (int op = 0; op < OP_KINDS; op++)
+			hist_reset(&mix[op]);
+		run_mix(y, *m, &rng, mix);
+		if (y->mixes[1])
+			report_mix(y, *m, mix, wl_timer_elapsed(w) - t0, majflt() - f0,
+				   r0 >= 0 ? refault_file() - r0 : -1);
+	}
 	elapsed = wl_timer_elapsed(w);
 	y->eng->close(y);
 	iotap_record(NULL);

@@ -75,7 +75,7 @@ struct ycsb {
 	struct wl *w;
 	const struct ycsb_engine *eng;
 	void *engine; /* the engine's state */
-	char mixes[17]; /* the mixes to run, in order: "a", or e.g. "abcfde" */
+	char mixes[7]; /* the mixes to run, in order: "a", or e.g. "abcfde" */
 	int dist; /* enum ycsb_dist, or -1: each mix's own */
 	uint64_t ops;
 	uint64_t cache_bytes;

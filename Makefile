@@ -77,7 +77,7 @@ fuzz: deps workloads
 	@$(MAKE) -s -C fuzz run
 
 check-shell:
-	@shellcheck lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run .ci/run fuzz/run.sh
+	@shellcheck -x lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run tests/lib/*.bash .ci/run fuzz/run.sh
 
 # The full reliability gate: every policy, debug kernel (RELIABILITY.md).
 stress: all kernel-debug

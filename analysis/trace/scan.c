@@ -95,8 +95,10 @@ static void account(struct scan_state *st, const struct event_source *src,
 		unsigned long long kind = read_field(f[0], rec);
 		/* lru: LRU_INACTIVE_ANON 0, ACTIVE_ANON 1, INACTIVE_FILE 2,
 		 * ACTIVE_FILE 3; candidates: file 0/1. */
-		bool file = src->kind == SRC_LRU_ISOLATE ? (kind == 2 || kind == 3) : kind != 0;
-		bool counted = src->kind == SRC_CANDIDATES || kind <= 3;
+		bool file = src->kind == SRC_LRU_ISOLATE ? kind == 2 : kind != 0;
+		/* Inactive lists only, as vmstat's pgscan and the lab's
+		 * candidates count: an active list's isolation is a refill. */
+		bool counted = src->kind == SRC_CANDIDATES || kind == 0 || kind == 2;
 		unsigned long long scanned = read_field(f[1], rec), taken = read_field(f[2], rec);
 		if (counted) {
 			row[file ? COL_SCANNED_FILE : COL_SCANNED_ANON] += (double)scanned;

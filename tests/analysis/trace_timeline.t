@@ -75,6 +75,9 @@ tap_is "$(sum_col "$TMP/t.csv" swapout)" "$(vmstat pswpout)" "swapout total equa
 tap_is "$(( $(sum_col "$TMP/t.csv" reclaimed_anon) + $(sum_col "$TMP/t.csv" reclaimed_file) ))" \
 	"$(( $(vmstat pgsteal_kswapd) + $(vmstat pgsteal_direct) ))" \
 	"reclaimed total equals the guest's pgsteal_kswapd + pgsteal_direct"
+tap_is "$(( $(sum_col "$TMP/t.csv" scanned_anon) + $(sum_col "$TMP/t.csv" scanned_file) ))" \
+	"$(( $(vmstat pgscan_kswapd) + $(vmstat pgscan_direct) ))" \
+	"scanned total equals the guest's pgscan_kswapd + pgscan_direct (inactive lists only)"
 tap_ok "reclaim happened in the fixture (non-zero swapout)" test "$(sum_col "$TMP/t.csv" swapout)" -gt 0
 
 # A finer interval splits the same totals over more rows.

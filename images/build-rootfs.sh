@@ -6,6 +6,11 @@
 # guest mounts it read-only.
 #
 #   build-rootfs.sh            -> build/image/rootfs.img
+#
+# rootfs.img is a symbolic link to rootfs-<sha256>.img: the image's checksum
+# is its name, and a new image replaces the old one in one rename of the
+# link, so no reader ever sees an image with another image's checksum (the
+# previous image stays beside it for a run that has just resolved it).
 set -euo pipefail
 lab_prog=build-rootfs
 # shellcheck source=../lab/common.sh
@@ -54,13 +59,17 @@ mkdir -p "$stage/usr/include"
 cp -r /usr/include/linux /usr/include/asm-generic "$stage/usr/include/"
 cp -r /usr/include/x86_64-linux-gnu/asm "$stage/usr/include/asm"
 
-gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
-	-o "$stage/lab/bin/lab-exec" "$LAB_TOP/images/guest/lab-exec.c"
+# The guest's own tools: lab-exec (runs a workload, in its cgroup, and
+# records its cost), lab-psi (PSI snapshots), lab-switch (--switch-at).
+for tool in lab-exec lab-psi lab-switch; do
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
+		-o "$stage/lab/bin/$tool" "$LAB_TOP/images/guest/$tool.c"
+done
 install -m 0755 "$LAB_TOP/images/guest/lab-crash" "$stage/lab/bin/lab-crash"
 install -m 0755 "$LAB_TOP/images/guest/init" "$stage/init"
 # Job scripts for the non-workload modes (init runs /lab/guest/MODE-job.sh).
 mkdir -p "$stage/lab/guest"
-for job in "$LAB_TOP"/images/guest/*-job.sh; do
+for job in "$LAB_TOP"/images/guest/*-job.sh "$LAB_TOP"/images/guest/job-lib.sh; do
 	[[ -e $job ]] && install -m 0755 "$job" "$stage/lab/guest/"
 done
 # The kernel's own selftests, when images/build-selftests.sh has built them.
@@ -82,9 +91,20 @@ printf 'PS1="lab-guest:\\w# "\n' >"$stage/etc/profile"
 kib=$(du -sk "$stage" | cut -f1)
 size_mib=$((kib * 12 / 10 / 1024 + 16))
 img=$LAB_IMAGE
-tmp=$img.tmp
-rm -f "$tmp"
+dir=$(dirname "$img")
+tmp=$(mktemp "$dir/.rootfs.XXXXXX")
+link=$(mktemp -u "$dir/.rootfs-link.XXXXXX")
+trap 'rm -f "$tmp" "$link"' EXIT
 mkfs.ext4 -q -F -L labroot -d "$stage" "$tmp" "${size_mib}M" >/dev/null
-mv "$tmp" "$img"
-sha256sum "$img" | cut -c1-64 >"$img.sha256"
-say "root filesystem ready: build/image/rootfs.img (${size_mib} MiB)"
+chmod 0644 "$tmp"
+sha=$(sha256sum "$tmp" | cut -c1-64)
+prev=$(readlink "$img" 2>/dev/null || true)
+mv "$tmp" "$dir/rootfs-$sha.img"
+ln -s "rootfs-$sha.img" "$link"
+mv -T "$link" "$img"
+# The old layout's checksum file, and images older than the previous one.
+rm -f "$img.sha256"
+for old in "$dir"/rootfs-*.img; do
+	[[ $(basename "$old") == "rootfs-$sha.img" || $(basename "$old") == "$prev" ]] || rm -f "$old"
+done
+say "root filesystem ready: build/image/rootfs.img (rootfs-$sha.img, ${size_mib} MiB)"

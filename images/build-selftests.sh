@@ -62,7 +62,7 @@ build_dir() {
 		KHDR_INCLUDES="-isystem $hdr/usr/include" LDFLAGS=-static \
 		EXTRA_CFLAGS="$extra_cflags" \
 		"${targets[@]}" >"$hdr/selftests-$dir.log" 2>&1; then
-		tail -n 20 "$out/$dir.log" >&2
+		tail -n 20 "$hdr/selftests-$dir.log" >&2
 		die "$EX_HARNESS" "building selftests/$dir failed; log: ${hdr#"$LAB_TOP"/}/selftests-$dir.log"
 	fi
 	for t in "${targets[@]}"; do

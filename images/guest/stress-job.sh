@@ -17,7 +17,8 @@
 #                        memcontrol; "none" runs none)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
 #                        WARNING line on the console, "fail" adds a failing
-#                        test, "panic" crashes the kernel, "hang" never ends
+#                        test, "panic" crashes the kernel, "hang" never ends,
+#                        "die" kills this script with a shell error
 
 out=${1:?usage: stress-job.sh RESULTS_DIR}
 # shellcheck disable=SC1091
@@ -32,11 +33,9 @@ mkdir -p "$logs" || exit 1
 failed=0
 xfail=""
 
-# Centiseconds since boot: good enough for test durations, and monotonic.
-now_cs() {
-	read -r up _ </proc/uptime
-	echo "${up%.*}${up#*.}"
-}
+# now_cs: centiseconds since boot, good enough for test durations.
+# shellcheck source=job-lib.sh
+. /lab/guest/job-lib.sh
 
 # record NAME RESULT START_CS DETAIL
 record() {
@@ -114,6 +113,13 @@ warn)
 fail) run_test injected-failure plain 60 /lab/bin/lab-crash ;;
 panic) echo c >/proc/sysrq-trigger ;;
 hang) while :; do sleep 3600; done ;;
+die)
+	# The way the gate once died (an uptime of "0.98" read as octal "098"):
+	# a shell arithmetic error ends this script with no test failed.
+	bad=098
+	echo "LAB: stress: injecting a job script error"
+	echo $((bad + 1))
+	;;
 *)
 	echo "LAB-ERROR: unknown LAB_STRESS_INJECT '$inject'"
 	exit 1

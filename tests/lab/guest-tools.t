@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The guest's C tools, built and run on the host: lab-exec (a command's
+# cost and exit code, joining a cgroup), lab-psi (PSI snapshots) and
+# lab-switch (--switch-at), each against files whose content the test
+# wrote, and their errors.
+set -euo pipefail
+# shellcheck source=tap.sh
+source "$(dirname "$0")/tap.sh"
+src=$top/images/guest
+# shellcheck disable=SC2317 # called through check
+json_ok() { jq -e "$@" >/dev/null; }	# json_ok [-s] FILTER FILE
+for t in lab-exec lab-psi lab-switch; do
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$src/$t.c"
+done
+
+# lab-exec: the child's exit code, its cost as JSON.
+rc=0
+"$tmp/lab-exec" "$tmp/ru.json" /bin/sh -c 'exit 3' || rc=$?
+is "$rc" 3 "lab-exec exits with the command's code"
+check "lab-exec writes one JSON object with the exit code and no cgroup" \
+	json_ok '.exit_code == 3 and .signal == 0 and .cgroup == null and .wall_s >= 0 and (.majflt | type) == "number"' "$tmp/ru.json"
+rc=0
+"$tmp/lab-exec" "$tmp/ru.json" /bin/sh -c 'sleep 0.3' || rc=$?
+near "$(jq .wall_s "$tmp/ru.json")" 0.3 0.25 "lab-exec's wall_s covers the command (0.3 s sleep)"
+rc=0
+"$tmp/lab-exec" "$tmp/ru.json" /bin/sh -c 'kill -SEGV $$' || rc=$?
+is "$rc" 139 "a command killed by SIGSEGV: 128 + 11"
+rc=0
+"$tmp/lab-exec" "$tmp/ru.json" "$tmp/no-such-command" 2>"$tmp/err" || rc=$?
+is "$rc" 127 "a command that cannot be executed: 127"
+check "... saying why" grep -q "no-such-command: No such file or directory" "$tmp/err"
+rc=0
+"$tmp/lab-exec" --cgroup "$tmp/no-such-cgroup" "$tmp/ru.json" /bin/true 2>"$tmp/err" || rc=$?
+is "$rc" 125 "a cgroup that cannot be joined: 125, lab-exec's own failure"
+check "... saying which" grep -q "cannot join cgroup $tmp/no-such-cgroup" "$tmp/err"
+rc=0
+"$tmp/lab-exec" --cgroup >/dev/null 2>&1 || rc=$?
+is "$rc" 2 "lab-exec without a command: usage, exit 2"
+
+# lab-psi: the totals of the "some" and "full" lines, and the clock.
+cat >"$tmp/pressure" <<'P'
+some avg10=1.50 avg60=0.30 avg300=0.07 total=123456789
+full avg10=0.90 avg60=0.10 avg300=0.02 total=98765
+P
+t0=$EPOCHREALTIME
+"$tmp/lab-psi" "$tmp/pressure" >"$tmp/a"
+sleep 0.2
+"$tmp/lab-psi" "$tmp/pressure" >"$tmp/b"
+t1=$EPOCHREALTIME
+is "$(sed -n 's/^some_us //p' "$tmp/a")" 123456789 "lab-psi: some_us is the some line's total"
+is "$(sed -n 's/^full_us //p' "$tmp/a")" 98765 "lab-psi: full_us is the full line's total"
+d=$(($(sed -n 's/^mono_us //p' "$tmp/b") - $(sed -n 's/^mono_us //p' "$tmp/a")))
+check "lab-psi: mono_us advances in microseconds (0.2 s sleep <= $d us <= the host's time between)" \
+	awk -v d="$d" -v a="$t0" -v b="$t1" 'BEGIN { exit !(d >= 200000 && d <= (b - a) * 1e6) }'
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=5\n' >"$tmp/half"
+rc=0
+"$tmp/lab-psi" "$tmp/half" >/dev/null 2>&1 || rc=$?
+is "$rc" 1 "lab-psi on a file without a full line: exit 1"
+if [[ -r /proc/pressure/memory ]]; then
+	"$tmp/lab-psi" /proc/pressure/memory >"$tmp/host" || true
+	check "lab-psi reads this host's /proc/pressure/memory" grep -q '^full_us [0-9]' "$tmp/host"
+fi
+
+# lab-switch: each policy written at its time, each recorded.
+: >"$tmp/policy"
+"$tmp/lab-switch" --file "$tmp/policy" "$tmp/sw.jsonl" 0.2:clockpro 0.5:cart-r
+is "$(wc -l <"$tmp/sw.jsonl")" 2 "lab-switch: one line per switch"
+check "lab-switch: both written, as T:POLICY said" \
+	json_ok -s 'map(.to) == ["clockpro", "cart-r"] and map(.t_s) == [0.2, 0.5] and all(.ok and .error == null)' "$tmp/sw.jsonl"
+near "$(jq -s '.[0].at_s' "$tmp/sw.jsonl")" 0.2 0.1 "lab-switch: the first at 0.2 s"
+near "$(jq -s '.[1].at_s' "$tmp/sw.jsonl")" 0.5 0.1 "lab-switch: the second at 0.5 s"
+# (written as echo would, over the start of the file: sysfs does not truncate)
+is "$(head -c 7 "$tmp/policy" | tr '\n' '|')" "cart-r|" "lab-switch: the file got the last policy and a newline"
+"$tmp/lab-switch" --file "$tmp" "$tmp/sw2.jsonl" 0.1:lru
+check "a write the kernel refuses is recorded with its error, not fatal" \
+	json_ok '.ok == false and .error == "Is a directory" and .to == "lru"' "$tmp/sw2.jsonl"
+for bad in 0:lru 1:LRU 1:lru,2:cart x:lru 2:lru' '1:cart; do
+	rc=0
+	# shellcheck disable=SC2086 # two switches in one word on purpose
+	"$tmp/lab-switch" --file "$tmp/policy" "$tmp/sw3.jsonl" $bad >/dev/null 2>&1 || rc=$?
+	is "$rc" 2 "lab-switch refuses '$bad' with exit 2"
+done
+done_testing

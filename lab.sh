@@ -23,7 +23,31 @@ usage: ./lab.sh COMMAND [ARGS...]
 
 Exit codes of run: 0 ok, 1 harness error, 2 bad arguments, 3 data
 verification failed, 4 workload failed, 5 guest panic/oops, 6 timeout,
-7 policy mismatch, 8 kernel or image missing/corrupt.
+7 policy mismatch, 8 kernel or image missing/corrupt, 128+N killed by
+signal N (130: Ctrl-C; the guest is stopped and nothing partial is kept).
+
+Guests run at the same time (two lab commands, or a matrix beside a run)
+do not wait for each other: each result records how many others ran
+beside it (concurrent_guests in result.json).
+
+Environment (every other setting is an option of a command):
+  LAB_RESULTS=DIR       where results go (default results/; --results wins)
+  LAB_BUILD=DIR         the build tree (default build/)
+  LAB_KERNEL=FILE       boot this bzImage (as run/shell/stress --kernel-image)
+  LAB_ACCEL=kvm|tcg     skip the KVM probe
+  LAB_TARBALL=FILE      kernel source (default /usr/src/linux-source-6.1.tar.xz)
+  LAB_PATCHES=DIR       the series (default kernel/patches)
+  LAB_SELFTESTS_SRC=DIR tree whose selftests the image gets (default build/src/lab)
+For the lab's own tests only:
+  LAB_INJECT=panic|hang|crash|fill|policy|corrupt  a fault in a run's guest
+  LAB_STRESS_INJECT=warn|fail|panic|hang|die       a fault in the gate's guest
+  LAB_RESULTS_DISK_MIB=N   a run's results disk (default 512)
+  LAB_TRACE_WARMUP=S       seconds tracers get to attach (default 5)
+  LAB_TRACE_BUFFER_KB=N    trace-cmd's per-CPU buffer (default: the profile's)
+  LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
+  LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
+  LAB_SANITIZE=1           tests build the host tools with ASan and UBSan
+  LAB_LIRS_TRACES=DIR      the LIRS traces of tests/sim (default ../shared/data)
 USAGE
 }
 

@@ -3,6 +3,17 @@
 # really works here (on some hosts /dev/kvm exists but a guest hangs), TCG
 # otherwise. The verdict is cached per host boot. LAB_ACCEL=kvm|tcg forces it.
 
+# cache_write FILE LINE...: replace FILE by these lines in one rename, from
+# a temporary file of its own (two commands may write the cache at once).
+cache_write() {
+	local file=$1 tmp
+	shift
+	mkdir -p "$(dirname "$file")"
+	tmp=$(mktemp "$file.XXXXXX")
+	printf '%s\n' "$@" >"$tmp"
+	mv -f "$tmp" "$file"
+}
+
 accel_probe() {
 	local kernel=$1 log
 	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
@@ -38,9 +49,7 @@ accel_choose() {
 	fi
 	say "probing KVM (up to 20 s, once per host boot)"
 	if accel_probe "$kernel"; then verdict=kvm; else verdict=tcg; fi
-	mkdir -p "$LAB_BUILD"
-	printf '%s\n%s\n' "$boot_id" "$verdict" >"$cache.tmp"
-	mv "$cache.tmp" "$cache"
+	cache_write "$cache" "$boot_id" "$verdict"
 	echo "$verdict"
 }
 
@@ -54,10 +63,9 @@ guest_clock_params() {
 	if [[ -f $cache ]] && [[ $(head -n1 "$cache") == "$boot_id" ]]; then
 		khz=$(sed -n 2p "$cache")
 	else
-		[[ -x $tool ]] || die "$EX_MISSING" "build/tools/tsc-khz missing (run make)"
+		[[ -x $tool ]] || die "$EX_MISSING" "build/tools/tsc-khz missing (run $(build_hint tools))"
 		khz=$("$tool") || die "$EX_HARNESS" "cannot measure the host TSC rate"
-		printf '%s\n%s\n' "$boot_id" "$khz" >"$cache.tmp"
-		mv "$cache.tmp" "$cache"
+		cache_write "$cache" "$boot_id" "$khz"
 	fi
 	echo "tsc_early_khz=$khz tsc=reliable"
 }

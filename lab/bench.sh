@@ -24,17 +24,6 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 
-# Policies the built lab kernel offers (its config has one symbol each).
-lab_policies() {
-	local cfg=$LAB_KERNEL_DIR/lab/config p sym
-	for p in lru mglru random clockpro cart cart-r; do
-		sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")
-		if [[ $p == lru ]] || grep -q "^$sym=y" "$cfg"; then
-			printf '%s,' "$p"
-		fi
-	done
-}
-
 status=0
 if [[ $what == zero-cost || $what == all ]]; then
 	"$LAB_TOP/lab/matrix.sh" --policies vanilla,lru,vanilla-mglru,mglru \
@@ -43,8 +32,9 @@ if [[ $what == zero-cost || $what == all ]]; then
 		tee "$results/zero-cost/compare.md"
 fi
 if [[ $what == workloads || $what == all ]]; then
-	pols=$(lab_policies)
-	"$LAB_TOP/lab/matrix.sh" --policies "vanilla,${pols%,}" \
+	pols=$(kernel_policies lab | paste -sd,)
+	[[ -n $pols ]] || die "$EX_MISSING" "no lab kernel built (run $(build_hint lab))"
+	"$LAB_TOP/lab/matrix.sh" --policies "vanilla,$pols" \
 		--workloads cyclic-anon,cyclic-file,webtrace,mdb-bench --reps "${reps:-3}" \
 		--results "$results/workloads" || status=1
 	"$LAB_TOP/lab/compare.sh" --baseline vanilla --format markdown "$results/workloads" |

@@ -1,9 +1,19 @@
 # shellcheck shell=bash
-# Boot one guest job in QEMU: fresh swap, data and results disks, a
-# read-only root and job disk, the console in a file, a hard timeout.
-# Sourced by run.sh, stress.sh and shell.sh.
+# Booting guests, for run, shell and stress alike: the kernel and image a
+# boot uses, its fresh disks, QEMU's command line, and guest_boot, the one
+# boot loop (a boot that stalls before init is booted again; the guest's
+# progress lines are echoed and time-stamped; an interruption stops the
+# guest's whole process group; every running guest is registered, so a
+# result can say which other guests ran beside it). Sourced after
+# common.sh.
+# shellcheck source=console.sh
+source "$LAB_TOP/lab/console.sh"
 
-# Sizes of the per-run disks (sparse files).
+# What a boot is, filled in by its caller and by guest_pin (see guest_boot).
+declare -A guest=()
+
+# Sizes of the per-run disks (sparse files). LAB_RESULTS_DISK_MIB is for
+# the harness's own tests (a results disk small enough to fill).
 guest_disk_sizes() {
 	local mem_mib=$1
 	swap_mib=$((mem_mib * 4 > 1024 ? mem_mib * 4 : 1024))
@@ -11,11 +21,13 @@ guest_disk_sizes() {
 	results_mib=${LAB_RESULTS_DISK_MIB:-512}
 }
 
-# guest_make_disks WORKDIR JOBDIR MEM_MIB
+# guest_make_disks WORKDIR JOBDIR MEM_MIB: the job disk from JOBDIR, and
+# fresh swap, data and results disks.
 guest_make_disks() {
 	local work=$1 job=$2 mem_mib=$3 job_kib
 	guest_disk_sizes "$mem_mib"
 	job_kib=$(du -sk "$job" | cut -f1)
+	rm -f "$work"/{job,swap,data,results}.img
 	mkfs.ext4 -q -F -L labjob -d "$job" "$work/job.img" "$((job_kib * 2 + 4096))K" >/dev/null
 	truncate -s "${swap_mib}M" "$work/swap.img"
 	mkswap -q "$work/swap.img" >/dev/null
@@ -23,60 +35,258 @@ guest_make_disks() {
 	mkfs.ext4 -q -F -L labresults "$work/results.img" "${results_mib}M" >/dev/null
 }
 
-# guest_qemu_argv KERNEL WORKDIR MEM_MIB VCPUS ACCEL CMDLINE SERIAL
-# Sets the array qemu_argv for the caller.
-guest_qemu_argv() {
-	local kernel=$1 work=$2 mem=$3 vcpus=$4 accel=$5 cmdline=$6 serial=$7
-	local cpu=()
-	[[ $accel == kvm ]] && cpu=(-cpu host)
-	# shellcheck disable=SC2034
-	qemu_argv=(qemu-system-x86_64 -M pc -accel "$accel" "${cpu[@]}"
-		-m "${mem}M" -smp "$vcpus" -display none -nodefaults -no-reboot
-		-serial "$serial"
-		-kernel "$kernel"
-		-append "console=ttyS0 root=/dev/vda ro rootfstype=ext4 init=/init panic=-1 oops=panic nokaslr $cmdline"
-		-drive "file=$LAB_IMAGE,if=virtio,format=raw,readonly=on"
-		-drive "file=$work/job.img,if=virtio,format=raw,readonly=on"
-		-drive "file=$work/swap.img,if=virtio,format=raw,cache=none"
-		-drive "file=$work/data.img,if=virtio,format=raw,cache=none"
-		-drive "file=$work/results.img,if=virtio,format=raw,cache=none")
-}
-
-# guest_await_init CONSOLE PID LIMIT_S: wait for the guest's init to print
-# its first LAB line on CONSOLE while PID (the timeout(1) wrapping QEMU)
-# runs. 0: it did; 1: QEMU ended first; 2: no line within LIMIT_S, and
-# QEMU is stopped (timeout(1) passes the TERM on).
-guest_await_init() {
-	local console=$1 pid=$2 limit=$3 t0=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		grep -aq '^LAB' "$console" && return 0
-		if ((SECONDS - t0 >= limit)); then
-			kill -TERM "$pid" 2>/dev/null
-			return 2
-		fi
-		sleep 1
-	done
-	return 1
-}
-
-# Kernel image for a flavour, or LAB_KERNEL for a developer's own build.
-guest_kernel() {
-	local flavour=$1 k
+# guest_resolve FLAVOUR: which kernel and image a boot would use, checked:
+# sets guest_kernel_src, guest_kernel_json (release and hashes; "unknown"
+# for LAB_KERNEL), guest_image_src and guest_image_sha. A flavour's
+# directory is a link to one complete install (build-kernel.sh swaps it
+# in one rename), resolved once here, so bzImage and info.json always
+# belong together; the image's checksum is part of its file name
+# (build-rootfs.sh), so image and checksum cannot disagree either.
+# shellcheck disable=SC2034 # guest_*_src are read through ${!src}
+guest_resolve() {
+	local flavour=$1 kdir img
 	if [[ -n ${LAB_KERNEL:-} ]]; then
-		k=$LAB_KERNEL
+		guest_kernel_src=$LAB_KERNEL
+		guest_kernel_json=$(jq -cn --arg k "$LAB_KERNEL" \
+			'{release: null, series_sha: "unknown", config_sha: "unknown", image: $k}')
+		[[ -f $guest_kernel_src ]] || die "$EX_MISSING" "kernel $LAB_KERNEL not found"
 	else
-		k=$LAB_KERNEL_DIR/$flavour/bzImage
+		kdir=$(readlink -f "$LAB_KERNEL_DIR/$flavour" 2>/dev/null) || kdir=$LAB_KERNEL_DIR/$flavour
+		guest_kernel_src=$kdir/bzImage
+		[[ -f $guest_kernel_src ]] ||
+			die "$EX_MISSING" "kernel build/kernels/$flavour/bzImage not found (run $(build_hint "$flavour"))"
+		[[ -f $kdir/info.json ]] ||
+			die "$EX_MISSING" "no build/kernels/$flavour/info.json (run $(build_hint "$flavour"))"
+		guest_kernel_json=$(jq -c '{release, series_sha, config_sha}' "$kdir/info.json") ||
+			die "$EX_MISSING" "build/kernels/$flavour/info.json is corrupt (run $(build_hint "$flavour"))"
 	fi
-	[[ -f $k ]] || die "$EX_MISSING" "kernel ${k#"$LAB_TOP"/} not found (run make)"
-	file -b "$k" | grep -q 'Linux kernel x86 boot executable' ||
-		die "$EX_MISSING" "kernel ${k#"$LAB_TOP"/} is not a bzImage (corrupt? run make)"
-	echo "$k"
+	if ! file -b "$guest_kernel_src" | grep -q 'Linux kernel x86 boot executable'; then
+		[[ -n ${LAB_KERNEL:-} ]] && die "$EX_MISSING" "kernel $LAB_KERNEL is not a bzImage"
+		die "$EX_MISSING" "kernel build/kernels/$flavour/bzImage is not a bzImage (corrupt? run $(build_hint "$flavour"))"
+	fi
+
+	[[ -e $LAB_IMAGE ]] ||
+		die "$EX_MISSING" "guest image build/image/rootfs.img not found (run $(build_hint image))"
+	img=$(readlink -f "$LAB_IMAGE")
+	if [[ $(basename "$img") =~ ^rootfs-([0-9a-f]{64})\.img$ ]]; then
+		guest_image_sha=${BASH_REMATCH[1]}
+	elif [[ -f $LAB_IMAGE.sha256 ]]; then
+		guest_image_sha=$(cat "$LAB_IMAGE.sha256")
+	else
+		die "$EX_MISSING" "guest image build/image/rootfs.img has no checksum (run $(build_hint image))"
+	fi
+	guest_image_src=$img
 }
 
-guest_check_image() {
-	[[ -f $LAB_IMAGE ]] || die "$EX_MISSING" "guest image build/image/rootfs.img not found (run make)"
-	if [[ ! -f $LAB_IMAGE.sha256 ]] ||
-		[[ $(sha256sum "$LAB_IMAGE" | cut -c1-64) != "$(cat "$LAB_IMAGE.sha256")" ]]; then
-		die "$EX_MISSING" "guest image build/image/rootfs.img is corrupt (checksum differs; run make image)"
+# guest_pin WORKDIR: hard-link (or copy) the resolved kernel and image into
+# WORKDIR, so a rebuild during the run cannot swap them, and check the
+# image's checksum on that very file. Sets guest[kernel] and guest[image].
+guest_pin() {
+	local work=$1 f
+	for f in kernel image; do
+		local src=guest_${f}_src dst=$work/$f
+		ln -f "${!src}" "$dst" 2>/dev/null || cp "${!src}" "$dst" ||
+			die "$EX_HARNESS" "cannot copy ${!src} into ${work#"$LAB_TOP"/}"
+		guest[${f}]=$dst
+	done
+	[[ $(sha256sum "$work/image" | cut -c1-64) == "$guest_image_sha" ]] ||
+		die "$EX_MISSING" "guest image build/image/rootfs.img is corrupt (checksum differs; run $(build_hint image))"
+}
+
+# guest_qemu_argv: sets the array qemu_argv from the array guest. The
+# console goes to guest[console] (and, interactive, to the terminal too,
+# with QEMU's monitor on Ctrl-A C and Ctrl-A X to quit).
+guest_qemu_argv() {
+	local cpu=() serial=()
+	[[ ${guest[accel]} == kvm ]] && cpu=(-cpu host)
+	if ((${guest[interactive]:-0})); then
+		serial=(-chardev "stdio,id=con,mux=on,signal=off,logfile=${guest[console]}"
+			-serial chardev:con -mon chardev=con)
+	else
+		serial=(-serial "file:${guest[console]}")
 	fi
+	# shellcheck disable=SC2034 # for the callers
+	qemu_argv=(qemu-system-x86_64 -M pc -accel "${guest[accel]}" "${cpu[@]}"
+		-m "${guest[mem]}M" -smp "${guest[vcpus]}" -display none -nodefaults -no-reboot
+		"${serial[@]}"
+		-kernel "${guest[kernel]}"
+		-append "console=ttyS0 root=/dev/vda ro rootfstype=ext4 init=/init panic=-1 oops=panic nokaslr ${guest[cmdline]}"
+		-drive "file=${guest[image]},if=virtio,format=raw,readonly=on"
+		-drive "file=${guest[work]}/job.img,if=virtio,format=raw,readonly=on"
+		-drive "file=${guest[work]}/swap.img,if=virtio,format=raw,cache=none"
+		-drive "file=${guest[work]}/data.img,if=virtio,format=raw,cache=none"
+		-drive "file=${guest[work]}/results.img,if=virtio,format=raw,cache=none")
+}
+
+# --- The registry of running guests: build/guests/ID.lock is held (flock)
+# by the command that boots guest ID and by its QEMU, which inherits the
+# descriptor, so an orphaned QEMU still counts. ID.seen collects the other
+# guests that ran at any moment beside ID: each guest, as it registers,
+# writes itself into every live guest's .seen and every live guest into
+# its own; all under build/guests/.lock.
+
+guest_registry=$LAB_BUILD/guests
+guest_reg_fd="" guest_lock_fd="" guest_id=""
+
+# guest_register ID DESCRIPTION
+guest_register() {
+	local id=$1 f other
+	guest_id=$id
+	mkdir -p "$guest_registry"
+	exec {guest_reg_fd}>>"$guest_registry/.lock"
+	flock "$guest_reg_fd"
+	: >"$guest_registry/$id.seen"
+	for f in "$guest_registry"/*.lock; do
+		[[ -e $f ]] || continue
+		other=$(basename "$f" .lock)
+		if flock -n "$f" true; then
+			# Nobody holds it: a guest that ended without unregistering.
+			rm -f "$guest_registry/$other".{lock,seen,info}
+		else
+			echo "$id" >>"$guest_registry/$other.seen"
+			echo "$other" >>"$guest_registry/$id.seen"
+		fi
+	done
+	printf '%s\n' "$2" >"$guest_registry/$id.info"
+	exec {guest_lock_fd}>"$guest_registry/$id.lock"
+	flock -n "$guest_lock_fd"
+	flock -u "$guest_reg_fd"
+}
+
+# guest_unregister: sets guest[concurrent_ids] (space-separated, sorted)
+# and guest[concurrent] (their number).
+guest_unregister() {
+	[[ -n $guest_id ]] || return 0
+	flock "$guest_reg_fd"
+	guest[concurrent_ids]=$(sort -u "$guest_registry/$guest_id.seen" 2>/dev/null | tr '\n' ' ')
+	guest[concurrent_ids]=${guest[concurrent_ids]% }
+	guest[concurrent]=$(wc -w <<<"${guest[concurrent_ids]}")
+	rm -f "$guest_registry/$guest_id".{lock,seen,info}
+	exec {guest_lock_fd}>&-
+	flock -u "$guest_reg_fd"
+	exec {guest_reg_fd}>&-
+	guest_id=""
+}
+
+# --- One guest's life.
+
+guest_pid="" guest_tail_pid="" guest_stalled=0
+
+# guest_start: QEMU in the background. Under timeout(1), which leads its
+# own process group (so the terminal's Ctrl-C does not reach QEMU: the
+# caller's signal trap stops the group). An interactive guest has no
+# timeout and stays in the terminal's process group to read it.
+guest_start() {
+	guest_qemu_argv
+	printf '%q ' "${qemu_argv[@]}" >"${guest[qemu_cmdline]}"
+	echo >>"${guest[qemu_cmdline]}"
+	: >"${guest[console]}"
+	[[ -n ${guest[markers]:-} ]] && printf '%s HOST: qemu start\n' "$EPOCHREALTIME" >>"${guest[markers]}"
+	if ((${guest[interactive]:-0})); then
+		"${qemu_argv[@]}" 0<&0 &
+	else
+		timeout -s KILL "${guest[timeout]}" "${qemu_argv[@]}" </dev/null >"${guest[qemu_log]}" 2>&1 &
+	fi
+	guest_pid=$!
+}
+
+# guest_stop: stop the running guest now (its whole process group).
+guest_stop() {
+	[[ -n $guest_pid ]] || return 0
+	if ((${guest[interactive]:-0})); then
+		# TERM: QEMU gives the terminal back as it was.
+		kill -TERM "$guest_pid" 2>/dev/null || true
+	else
+		kill -KILL -- "-$guest_pid" 2>/dev/null || kill -KILL "$guest_pid" 2>/dev/null || true
+	fi
+}
+
+# guest_watch: until QEMU is gone, read its console as it grows: echo
+# each LAB line (with guest[progress] in front) and time-stamp it in
+# guest[markers]; stop the guest when init has printed nothing within
+# guest[boot_limit] seconds, and say so in guest_stalled (1).
+guest_watch() {
+	local fd line="" partial="" rc seen=0 t0=$SECONDS limit=${guest[boot_limit]:-0}
+	exec {fd}< <(exec tail -n +1 -F --pid="$guest_pid" "${guest[console]}" 2>/dev/null)
+	guest_tail_pid=$!
+	while :; do
+		rc=0
+		IFS= read -r -t 1 -u "$fd" line || rc=$?
+		if ((rc == 0)) || [[ $rc == 1 && -n $line ]]; then
+			line=${partial}${line}
+			partial=""
+			line=${line%$'\r'}
+			if [[ $line == LAB* ]]; then
+				seen=1
+				[[ -n ${guest[markers]:-} ]] && printf '%s %s\n' "$EPOCHREALTIME" "$line" >>"${guest[markers]}"
+				[[ -n ${guest[progress]+set} ]] && say "${guest[progress]}$line"
+			fi
+			((rc == 0)) || break
+		elif ((rc > 128)); then
+			partial+=$line
+		else
+			break
+		fi
+		if ((!seen && limit > 0 && SECONDS - t0 >= limit)); then
+			guest_stop
+			seen=2
+		fi
+	done
+	exec {fd}<&-
+	wait "$guest_tail_pid" 2>/dev/null || true
+	guest_tail_pid=""
+	guest_stalled=0
+	((seen != 2)) || guest_stalled=1
+}
+
+# guest_abort: for the callers' signal traps. Stops the guest and its
+# console reader, and leaves the registry.
+guest_abort() {
+	guest_stop
+	[[ -z $guest_tail_pid ]] || kill "$guest_tail_pid" 2>/dev/null || true
+	guest_unregister
+}
+
+# guest_boot: boot the guest the caller described in the associative
+# array guest, as often as a boot stalls (at most guest[retries] times
+# more), and wait for it to end. Keys the caller sets:
+#   kernel image (guest_pin), work job mem vcpus accel cmdline
+#   console qemu_log qemu_cmdline  files (qemu_log unused if interactive)
+#   timeout      seconds for one boot (not for an interactive guest)
+#   boot_limit   seconds until init's first LAB line (0: wait forever)
+#   retries      boots after a stall (stalled consoles are kept as
+#                console.boot-stall-N.log beside guest[console])
+#   id desc      the registry's name and description of this guest
+#   progress     if set, LAB lines go to stderr with this in front
+#   markers      if set, a file of "HOSTTIME LINE" per LAB line
+#   interactive  1: the console is the terminal's
+# and that it gets back: qemu_rc, wall_s (of the last boot), boot_stalls,
+# stalled (1: the last boot stalled too), concurrent, concurrent_ids.
+guest_boot() {
+	local console=${guest[console]} stalls=0 rc t0
+	guest[stalled]=0
+	guest_register "${guest[id]}" "${guest[desc]}"
+	while :; do
+		t0=$SECONDS
+		guest_start
+		guest_watch
+		rc=0
+		wait "$guest_pid" || rc=$?
+		guest_pid=""
+		guest[qemu_rc]=$rc
+		guest[wall_s]=$((SECONDS - t0))
+		((guest_stalled)) || break
+		stalls=$((stalls + 1))
+		mv "$console" "${console%.log}.boot-stall-$stalls.log"
+		if ((stalls > ${guest[retries]:-2})) ||
+			[[ -n $(scan_console "${console%.log}.boot-stall-$stalls.log") ]]; then
+			cp "${console%.log}.boot-stall-$stalls.log" "$console"
+			guest[stalled]=1
+			break
+		fi
+		say "no init within ${guest[boot_limit]}s (boot stall $stalls; console kept as $(basename "${console%.log}").boot-stall-$stalls.log): booting again on fresh disks"
+		guest_make_disks "${guest[work]}" "${guest[job]}" "${guest[mem]}"
+	done
+	guest[boot_stalls]=$stalls
+	guest_unregister
 }

@@ -18,15 +18,11 @@ describe_policy() {
 }
 
 # Which policies does the built lab kernel offer? Its config says.
-lab_config=$LAB_KERNEL_DIR/lab/config
 echo "policies:"
 for p in "${LAB_POLICIES[@]:0:1}" vanilla-mglru "${LAB_POLICIES[@]:1}"; do
 	state=""
-	if [[ $p != vanilla* ]] && [[ -f $lab_config ]]; then
-		# lru is native to the framework; every other policy has a symbol.
-		sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
-		[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
-		grep -q "^$sym" "$lab_config" || state="  (not in the built lab kernel)"
+	if [[ $p != vanilla* && -f $LAB_KERNEL_DIR/lab/config ]] && ! policy_in_kernel "$p" lab; then
+		state="  (not in the built lab kernel)"
 	fi
 	printf '  %-14s %s%s\n' "$p" "$(describe_policy "$p")" "$state"
 done
@@ -41,6 +37,6 @@ for f in "${LAB_FLAVOURS[@]}"; do
 	if [[ -f $info ]]; then
 		printf '  %-14s %s\n' "$f" "$(jq -r '"\(.release), series \(.series_sha[0:12]), config \(.config_sha[0:12])"' "$info")"
 	else
-		printf '  %-14s %s\n' "$f" "not built (make${f/#/ kernel-})"
+		printf '  %-14s %s\n' "$f" "not built ($(build_hint "$f"))"
 	fi
 done

@@ -16,6 +16,9 @@
 # exit "ok" and the cell's policy and workload; done cells are skipped.
 # A failed cell keeps its run directory, is reported, and is retried by
 # the next invocation; the matrix goes on with the other cells.
+# Interrupted (INT, TERM, HUP), it stops the running cell's lab.sh run
+# (which stops its guest and removes its partial directory) and exits
+# 128 + the signal (130 for Ctrl-C).
 set -euo pipefail
 lab_prog="lab matrix"
 # shellcheck source=common.sh
@@ -37,14 +40,18 @@ printing progress and an ETA from the cells finished so far.
   --name NAME       matrix directory under DIR (default m-<hash of the
                     run and workload options>): cells already complete
                     there are skipped, so rerunning resumes
-  run options       --mem --vcpus --timeout --seed --vary-seed --size
-                    --trace --refs, passed to every lab.sh run; with
-                    --vary-seed rep i uses seed+i-1
+  run options       --mem --vcpus --timeout --boot-timeout --seed
+                    --vary-seed --size --trace --refs --sysctl --cgroup
+                    --boot-arg --switch-at --kernel --kernel-image, passed
+                    to every lab.sh run (see lab.sh run --help); with
+                    --vary-seed rep i uses seed+i-1. The workload options
+                    after -- may end with --also WORKLOAD2 ... as in run
 
 Results: DIR/NAME/cells/POLICY/WORKLOAD/rI/<run-id>/, logs of each cell's
 lab.sh run in DIR/NAME/logs/. The last stdout line is DIR/NAME.
 Exit: 0 every cell ok; 2 bad arguments; otherwise the exit code of the
-first failed cell (lab.sh run's codes) after all cells were tried.
+first failed cell (lab.sh run's codes) after all cells were tried;
+128+N when killed by signal N (130 for Ctrl-C).
 USAGE
 }
 
@@ -66,7 +73,8 @@ while [[ $# -gt 0 ]]; do
 	--name) need "$@"; name=$2; shift 2 ;;
 	--seed) need "$@"; seed=$2; shift 2 ;;
 	--vary-seed) vary_seed=1; shift ;;
-	--mem | --vcpus | --timeout | --size | --trace)
+	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --sysctl | --cgroup | \
+		--boot-arg | --switch-at | --kernel | --kernel-image)
 		need "$@"
 		run_opts+=("$1" "$2")
 		shift 2
@@ -78,7 +86,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps' (a positive number)"
-[[ $seed =~ ^[0-9]+$ ]] || die "$EX_USAGE" "bad --seed '$seed' (a number)"
+[[ $seed =~ ^(0|[1-9][0-9]{0,17})$ ]] || die "$EX_USAGE" "bad --seed '$seed' (a number without leading zeros)"
 [[ -z $name || $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
 	die "$EX_USAGE" "bad --name '$name' (letters, digits, . _ -)"
 IFS=, read -r -a policy_list <<<"$policies"
@@ -86,7 +94,7 @@ IFS=, read -r -a workload_list <<<"$workloads"
 ((${#policy_list[@]})) || die "$EX_USAGE" "--policies is empty"
 ((${#workload_list[@]})) || die "$EX_USAGE" "--workloads is empty"
 for p in "${policy_list[@]}"; do
-	in_list "$p" "${LAB_POLICIES[@]}" vanilla-mglru || die "$EX_USAGE" "unknown policy '$p' (lab.sh list shows them)"
+	policy_check "$p"
 done
 for w in "${workload_list[@]}"; do
 	in_list "$w" "${LAB_WORKLOADS[@]}" || die "$EX_USAGE" "unknown workload '$w' (lab.sh list shows them)"
@@ -147,6 +155,18 @@ for p in "${policy_list[@]}"; do
 done
 say "matrix $name: $total cells, $((total - todo)) already complete, $todo to run"
 
+# The running cell's lab.sh run, stopped with TERM when the matrix is
+# interrupted: run cleans up its guest and partial directory itself. (A
+# background job of a script ignores SIGINT, so it gets TERM.)
+cell_pid=""
+# shellcheck disable=SC2317 # run by the traps
+matrix_abort() {
+	[[ -n $cell_pid ]] || return 0
+	kill -TERM "$cell_pid" 2>/dev/null || true
+	wait "$cell_pid" 2>/dev/null || true
+}
+lab_on_signals matrix_abort
+
 n=0 ran=0 ran_s=0 failed=0 first_rc=0
 failures=()
 for w in "${workload_list[@]}"; do
@@ -166,7 +186,10 @@ for w in "${workload_list[@]}"; do
 			say "$tag: running (log ${log#"$PWD"/})"
 			t0=$SECONDS rc=0
 			"$LAB_TOP/lab/run.sh" "$p" "$w" --results "$cell" --seed "$cell_seed" \
-				"${run_opts[@]}" -- "${wl_opts[@]}" >"$log.out" 2>"$log" || rc=$?
+				"${run_opts[@]}" -- "${wl_opts[@]}" >"$log.out" 2>"$log" &
+			cell_pid=$!
+			wait "$cell_pid" || rc=$?
+			cell_pid=""
 			dt=$((SECONDS - t0))
 			if ((rc == EX_USAGE)); then
 				tail -n 1 "$log" >&2

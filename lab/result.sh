@@ -2,6 +2,17 @@
 # Turn what a guest left on its results disk, and its console, into
 # result.json: request.json (what run.sh asked for) merged with what
 # happened. Sourced by run.sh.
+#
+# The guest's files (images/guest/init): status (key=value), vmstat and
+# policy stats before/after, psi.before/after (lab-psi), switches.jsonl
+# (lab-switch), cgroups/NAME.{before,after,info}, and per workload its
+# setup.{out,err}, rusage, workload.{out,err}: the main workload's at the
+# top, companion N's (--also) in also-N/ with its exit code in also-N/rc.
+
+# Set by the caller: "GUESTPATH<tab>HOSTPATH" of each carried-in file, to
+# give error messages back their host paths. Set here: result_write's code.
+result_file_map=()
+result_code=0
 
 # result_collect PARTDIR RESULTS_IMG: copy /run from the guest's results
 # disk (ext4) into PARTDIR without mounting it.
@@ -53,15 +64,101 @@ workload_json() {
 	fi
 }
 
-# result_write PARTDIR QEMU_RC QEMU_SECONDS TIMEOUT_SECONDS: classify the
-# run, write result.json, return the lab's exit code for it.
+# rusage_json DIR: lab-exec's record of the workload's timed phase, or {}.
+rusage_json() {
+	if [[ -s $1/rusage ]] && jq -e . "$1/rusage" >/dev/null 2>&1; then
+		jq -c . "$1/rusage"
+	else
+		echo '{}'
+	fi
+}
+
+# workload_error DIR WORKLOAD: the workload's own last error line (CONTRACTS:
+# "NAME: message" on stderr), of its timed phase or else of its setup; the
+# last line of that stderr if none has the workload's name. Guest paths of
+# carried-in files are given back as the host paths (result_file_map).
+workload_error() {
+	local dir=$1 wl=$2 f line="" map
+	for f in "$dir/workload.err" "$dir/setup.err"; do
+		[[ -s $f ]] || continue
+		line=$(grep -a "^$wl: " "$f" | tail -n1) || true
+		[[ -n $line ]] || line=$(grep -av '^[[:space:]]*$' "$f" | tail -n1) || true
+		[[ -z $line ]] || break
+	done
+	for map in "${result_file_map[@]}"; do
+		line=${line//"${map%%$'\t'*}"/"${map#*$'\t'}"}
+	done
+	printf '%s' "$line" | tr -d '\r' | cut -c1-400
+}
+
+# psi_json BEFORE AFTER [ELAPSED]: lab-psi snapshots -> {some_us, full_us}
+# deltas of the PSI totals, with elapsed_us (the guest's monotonic clock
+# between the snapshots) when ELAPSED is set; null without both files.
+psi_json() {
+	local d
+	if [[ ! -s $1 || ! -s $2 ]]; then
+		echo null
+		return
+	fi
+	d=$(delta_json "$1" "$2")
+	jq -c --arg el "${3:-}" '{some_us, full_us} + (if $el == "" then {} else {elapsed_us: .mono_us} end)' <<<"$d"
+}
+
+# cgroup_json PART NAME: what the guest measured of cgroup NAME over the
+# timed phase, or null: memory.max as applied (null for "max"),
+# memory.peak, deltas of memory.events and of memory.pressure's totals.
+cgroup_json() {
+	local dir=$1/cgroups name=$2 info
+	[[ -n $name && -f $dir/$name.info ]] || {
+		echo null
+		return
+	}
+	info=$(awk '{ printf "%s\t%s\n", $1, $2 }' "$dir/$name.info" |
+		jq -R -s -c 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): .[1]}) | add // {}')
+	jq -cn --arg name "$name" --argjson info "$info" \
+		--argjson ev "$(delta_json "$dir/$name.events.before" "$dir/$name.events.after")" \
+		--argjson psi "$(psi_json "$dir/$name.psi.before" "$dir/$name.psi.after")" \
+		'def num: if . == null or . == "max" then null else tonumber end;
+		{name: $name,
+		 memory_max_bytes: ($info.memory_max | num),
+		 memory_peak_bytes: ($info.memory_peak | num),
+		 events: $ev, psi: $psi}'
+}
+
+# workload_rc_of PART N: exit code of workload N (0: the main one; empty
+# when it never ran).
+workload_rc_of() {
+	if (($2 == 0)); then
+		status_get "$1/status" workload_rc
+	else
+		cat "$1/also-$2/rc" 2>/dev/null || true
+	fi
+}
+
+# switches_json PART: each --switch-at as done in the guest (lab-switch:
+# at_s, ok, error) or, when the timed phase ended first, not done.
+switches_json() {
+	local part=$1 did='[]'
+	[[ -s $part/switches.jsonl ]] && did=$(jq -s -c . "$part/switches.jsonl" 2>/dev/null || echo '[]')
+	jq -c --argjson did "$did" '(.params.switch_at // []) as $want
+		| [range(0; $want | length) as $i | $want[$i] + (
+			if $i < ($did | length) then $did[$i] | {at_s, ok, error}
+			else {at_s: null, ok: false, error: "not reached: the timed phase ended first"} end)]' \
+		"$part/request.json"
+}
+
+# result_write PARTDIR TIMEOUT_S: classify the run, write result.json;
+# sets result_code to the lab's exit code for it. Reads what guest_boot
+# left in the array guest (guest.sh): qemu_rc, wall_s, boot_limit,
+# boot_stalls, stalled, concurrent, concurrent_ids.
+# shellcheck disable=SC2154 # guest is guest.sh's
 result_write() {
-	local part=$1 qemu_rc=$2 qemu_s=$3 timeout_s=$4
+	local part=$1 timeout_s=$2 qemu_rc=${guest[qemu_rc]} qemu_s=${guest[wall_s]}
 	local st=$part/status console=$part/console.log req=$part/request.json
-	local policy exit_class code active wrc lru_gen note=""
+	local policy exit_class code active lru_gen note="" n nalso i rc wl dir err
 	policy=$(jq -r .policy "$req")
+	nalso=$(jq '.params.also | length' "$req")
 	active=$(status_get "$st" policy_active)
-	wrc=$(status_get "$st" workload_rc)
 	lru_gen=$(status_get "$st" lru_gen_enabled)
 	# The unpatched kernel with MGLRU switched on through sysfs.
 	if [[ $policy == vanilla-mglru && $active == vanilla && -n $lru_gen &&
@@ -73,6 +170,9 @@ result_write() {
 	if grep -qE "$crash" "$console" 2>/dev/null; then
 		exit_class=panic code=$EX_PANIC
 		note=$(grep -m1 -E "$crash" "$console")
+	elif ((guest[stalled])); then
+		exit_class=boot-stall code=$EX_TIMEOUT
+		note="guest never reached init within ${guest[boot_limit]}s, ${guest[boot_stalls]} boots"
 	elif ((qemu_rc != 0)) && ((qemu_s >= timeout_s)); then
 		exit_class=timeout code=$EX_TIMEOUT note="guest did not finish within ${timeout_s}s"
 	elif ((qemu_rc != 0)); then
@@ -83,15 +183,35 @@ result_write() {
 			echo "guest left no complete results (results disk full or unreadable?)")
 	elif [[ $active != "$policy" ]]; then
 		exit_class=policy-mismatch code=$EX_POLICY note="asked for $policy, guest runs ${active:-nothing}"
-	elif [[ $wrc == 0 ]]; then
-		exit_class=ok code=$EX_OK
-	elif [[ $wrc == 3 ]]; then
-		exit_class=verify-failed code=$EX_VERIFY note="workload found lost data (exit 3)"
 	else
-		exit_class=workload-failed code=$EX_WORKLOAD note="workload exited with status ${wrc:-?}"
+		exit_class=ok code=$EX_OK
+		# The first workload that lost data, else the first that failed,
+		# else the first that never ran (its setup or a companion's failed).
+		for n in verify fail missing; do
+			for ((i = 0; i <= nalso; i++)); do
+				rc=$(workload_rc_of "$part" "$i")
+				case $n:$rc in
+				*:0 | verify:[!3]* | verify: | fail: | missing:?*) continue ;;
+				esac
+				dir=$part wl=$(jq -r .workload "$req")
+				((i == 0)) || dir=$part/also-$i wl=$(jq -r ".params.also[$((i - 1))].workload" "$req")
+				local what="workload $wl"
+				((i == 0)) || what="companion workload $i ($wl)"
+				if [[ $rc == 3 ]]; then
+					exit_class=verify-failed code=$EX_VERIFY note="$what found lost data (exit 3)"
+				else
+					exit_class=workload-failed code=$EX_WORKLOAD note="$what exited with status ${rc:-?}"
+					[[ -z $rc ]] && note="$what did not run"
+				fi
+				[[ -s $dir/rusage ]] || note+=" in its setup phase"
+				err=$(workload_error "$dir" "$wl")
+				[[ -z $err ]] || note+=": $err"
+				break 2
+			done
+		done
 	fi
 
-	# Wall time of the timed phase on the host's clock (see run.sh).
+	# Wall time of the timed phase on the host's clock (see guest_watch).
 	local host_wall=null boot_to_run=null t_run t_end t_start
 	if [[ -f $part/markers ]]; then
 		t_run=$(awk '$2 == "LAB:" && $3 == "phase" && $4 == "run" {print $1; exit}' "$part/markers")
@@ -102,10 +222,7 @@ result_write() {
 	fi
 
 	local rusage wres vmstat pstats verified=false
-	rusage='{}'
-	if [[ -s $part/rusage ]] && jq -e . "$part/rusage" >/dev/null 2>&1; then
-		rusage=$(jq -c . "$part/rusage")
-	fi
+	rusage=$(rusage_json "$part")
 	wres=$(workload_json "$part/workload.out")
 	vmstat=$(delta_json "$part/vmstat.before" "$part/vmstat.after")
 	pstats=$(delta_json "$part/policy_stats.before" "$part/policy_stats.after")
@@ -118,6 +235,31 @@ result_write() {
 			tracekeys='{"trace_events":null,"trace_lost_events":null,"trace_lost_unknown_gaps":null}'
 	fi
 
+	# The companion workloads (--also), each as the main one is recorded.
+	local also='[]' a_json a_rc a_ok
+	for ((i = 1; i <= nalso; i++)); do
+		dir=$part/also-$i
+		wl=$(jq -r ".params.also[$((i - 1))].workload" "$req")
+		a_rc=$(workload_rc_of "$part" "$i")
+		a_ok=false
+		[[ $exit_class == ok && $a_rc == 0 ]] &&
+			[[ $(workload_json "$dir/workload.out" | jq -r '.verified // false') == true ]] && a_ok=true
+		a_json=$(jq -cn --arg wl "$wl" --argjson p "$(jq -c ".params.also[$((i - 1))]" "$req")" \
+			--arg rc "$a_rc" --argjson verified "$a_ok" --argjson rusage "$(rusage_json "$dir")" \
+			--argjson wres "$(workload_json "$dir/workload.out")" \
+			--argjson cg "$(cgroup_json "$part" "$(jq -r ".params.also[$((i - 1))].cgroup.name // empty" "$req")")" \
+			--arg err "$( [[ $a_rc == 0 ]] || workload_error "$dir" "$wl")" \
+			'{workload: $wl, params: ($p | del(.workload)),
+			  exit_code: (if $rc == "" then null else ($rc | tonumber) end),
+			  verified: $verified, wall_s: $rusage.wall_s, majflt: $rusage.majflt,
+			  minflt: $rusage.minflt, workload_result: $wres,
+			  cgroup: (if $cg == null then null else $cg + {path: $rusage.cgroup} end),
+			  workload_error: (if $err == "" then null else $err end)}')
+		also=$(jq -c --argjson a "$a_json" '. + [$a]' <<<"$also")
+	done
+
+	local werr=""
+	[[ $(workload_rc_of "$part" 0) == 0 ]] || werr=$(workload_error "$part" "$(jq -r .workload "$req")")
 	jq --arg active "${active:-unknown}" --arg uname "$(status_get "$st" uname)" \
 		--arg exit "$exit_class" --arg note "$note" --argjson verified "$verified" \
 		--argjson rusage "$rusage" --argjson vmstat "$vmstat" --argjson wres "$wres" \
@@ -127,6 +269,13 @@ result_write() {
 		--argjson boot_to_run "$boot_to_run" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
 		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
 		--argjson tracekeys "$tracekeys" --arg buffer_kb "$(status_get "$st" trace_buffer_kb)" \
+		--argjson psi "$(psi_json "$part/psi.before" "$part/psi.after" elapsed)" \
+		--argjson cg "$(cgroup_json "$part" "$(jq -r '.params.cgroup.name // empty' "$req")")" \
+		--argjson switches "$(switches_json "$part")" --argjson also "$also" \
+		--arg active_end "$(status_get "$st" policy_active_end)" \
+		--arg cmdline "$(status_get "$st" cmdline)" --arg werr "$werr" \
+		--argjson stalls "${guest[boot_stalls]}" --argjson conc "${guest[concurrent]:-0}" \
+		--arg conc_ids "${guest[concurrent_ids]:-}" \
 		'. + {policy_active: $active, exit: $exit, note: $note, verified: $verified,
 		  wall_s: $host_wall, guest_wall_s: $rusage.wall_s,
 		  majflt: $rusage.majflt, minflt: $rusage.minflt,
@@ -137,16 +286,28 @@ result_write() {
 		  guest_net_ifaces: ($ifaces | split(" ") | map(select(. != ""))),
 		  boot_to_exit_s: $qemu_s, host_boot_to_run_s: $boot_to_run,
 		  uptime_at_init_s: (if $up_init == "" then null else ($up_init | tonumber) end),
-		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end)}
+		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end),
+		  psi: $psi,
+		  cgroup: (if $cg == null then null else $cg + {path: $rusage.cgroup} end),
+		  switches: $switches,
+		  policy_active_end: (if $active_end == "" then null else $active_end end),
+		  also: $also,
+		  workload_error: (if $werr == "" then null else $werr end),
+		  guest_cmdline: (if $cmdline == "" then null else $cmdline end),
+		  boot_stalls: $stalls,
+		  concurrent_guests: $conc,
+		  concurrent_guest_ids: ($conc_ids | split(" ") | map(select(. != "")))}
 		| . + $tracekeys
 		| if $buffer_kb == "" then . else .trace_buffer_kb = ($buffer_kb | tonumber) end
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \
 		"$req" >"$part/result.json.tmp" || {
 		rm -f "$part/result.json.tmp"
 		say "cannot write result.json in $part"
-		return "$EX_HARNESS"
+		result_code=$EX_HARNESS
+		return 0
 	}
 	mv "$part/result.json.tmp" "$part/result.json"
 	[[ -n $note ]] && say "$(jq -r '"[rep \(.rep)]"' "$req") $exit_class: $note"
-	return "$code"
+	# shellcheck disable=SC2034 # the caller's
+	result_code=$code
 }

@@ -2,30 +2,42 @@
 # lab.sh run: boot a policy's kernel, run a workload, store the results.
 #
 #   run.sh POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
+#          [--also WORKLOAD2 [--cgroup ...] [--size ...] [-- WORKLOAD2-OPTIONS]]...
 #
 # Each rep boots a fresh guest with fresh disks and writes
 # results/<run-id>/ atomically: it is built as results/.<run-id>.partial and
 # renamed when result.json is complete. The results directory of each rep
-# is printed on stdout, one per line, as the last output.
+# is printed on stdout, one per line, as the last output. Interrupted
+# (INT, TERM, HUP), it stops the guest, removes the rep's partial files and
+# exits 128 + the signal (130 for Ctrl-C).
 set -euo pipefail
 lab_prog="lab run"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=options.sh
+source "$LAB_TOP/lab/options.sh"
 # shellcheck source=guest.sh
 source "$LAB_TOP/lab/guest.sh"
 # shellcheck source=accel.sh
 source "$LAB_TOP/lab/accel.sh"
+# shellcheck source=job.sh
+source "$LAB_TOP/lab/job.sh"
 # shellcheck source=result.sh
 source "$LAB_TOP/lab/result.sh"
 
 usage() {
 	cat <<'USAGE'
 usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
+                  [--also WORKLOAD2 [--cgroup NAME[:LIMIT]] [--size SIZE]
+                                    [-- WORKLOAD2-OPTIONS]]...
 
   --mem SIZE        guest memory (default 256M; suffix M or G)
   --vcpus N         guest CPUs (default 2)
   --reps N          repetitions, each a fresh boot (default 1)
   --timeout S       seconds before a guest counts as hung (default 900)
+  --boot-timeout S  seconds for the guest's init to say its first word;
+                    a boot that stalls before is booted again on fresh
+                    disks, twice at most (default 300)
   --seed N          workload seed (default 1; rep i uses seed N+i-1 with --vary-seed)
   --vary-seed       give each rep its own seed
   --size SIZE       workload size (bytes with K/M/G, or N% of MemTotal)
@@ -34,14 +46,39 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
   --refs            record the page reference string (refs.bin)
   --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
                     the workload's setup, e.g. vm.page-cluster=0; repeatable
+  --cgroup NAME[:LIMIT]
+                    run the workload (setup and timed phase) in the cgroup
+                    v2 child /sys/fs/cgroup/NAME, memory controller on. No
+                    LIMIT: no limit (global reclaim, as under systemd);
+                    LIMIT (e.g. 200M, or 75% of the guest's MemTotal) is
+                    its memory.max (memcg reclaim)
+  --boot-arg K=V    append K=V to the guest kernel's command line, e.g.
+                    page_replace.clockpro_insert=paper; repeatable. The
+                    lab's own parameters (page_replace=, lab.*, console=,
+                    root=, init=, panic=, ...) are refused
+  --switch-at T:POLICY[,T:POLICY...]
+                    T seconds into the timed phase, the guest writes
+                    POLICY to /sys/kernel/mm/page_replace/policy (times
+                    increasing; lab kernel policies only). Each switch and
+                    whether the kernel took it is in result.json
+  --also WORKLOAD2  a companion workload in the same guest: its setup after
+                    the main one's, its timed phase at the same time. After
+                    --also only --cgroup and --size, then its own -- options,
+                    apply to it. Repeatable. Put each in its own cgroup to
+                    run two workloads in sibling cgroups
   --kernel FLAVOUR  vanilla|lab|debug (default: vanilla for POLICY vanilla*,
-                    lab otherwise); LAB_KERNEL=bzImage boots your own build
+                    lab otherwise)
+  --kernel-image F  boot the bzImage F (your own build) instead
   --results DIR     where result directories go (default results/)
 
 Options after -- go to the workload; files they name are carried into the
-guest read-only. Exit codes: 0 ok, 1 harness error, 2 bad arguments,
+guest read-only and, when the workload parses them (webtrace --spc), are
+checked on the host first. Ctrl-C (or TERM, HUP) stops the guest, removes
+the partial results and exits 130 (143, 129).
+Exit codes: 0 ok, 1 harness error, 2 bad arguments,
 3 data verification failed, 4 workload failed, 5 guest panic/oops,
-6 timeout, 7 policy mismatch, 8 kernel or image missing/corrupt.
+6 timeout or boot stalls, 7 policy mismatch, 8 kernel or image
+missing/corrupt, 128+N killed by signal N.
 USAGE
 }
 
@@ -52,200 +89,275 @@ USAGE
 [[ $# -ge 2 ]] || die "$EX_USAGE" "need POLICY and WORKLOAD (see lab.sh run --help)"
 policy=$1 workload=$2
 shift 2
-in_list "$policy" "${LAB_POLICIES[@]}" vanilla-mglru ||
-	die "$EX_USAGE" "unknown policy '$policy' (lab.sh list shows them)"
-in_list "$workload" "${LAB_WORKLOADS[@]}" ||
-	die "$EX_USAGE" "unknown workload '$workload' (lab.sh list shows them)"
+policy_check "$policy"
+workload_check() {
+	in_list "$1" "${LAB_WORKLOADS[@]}" ||
+		die "$EX_USAGE" "unknown workload '$1' (lab.sh list shows them)"
+}
+workload_check "$workload"
 
-mem=256M vcpus=2 reps=1 timeout_s=900 seed=1 vary_seed=0 size="" trace=none
-refs=0 flavour="" results=$LAB_RESULTS
-wl_args=() sysctls=()
+mem=256M vcpus=2 reps=1 timeout_s=900 boot_limit=300 seed=1 vary_seed=0 trace=none
+refs=0 flavour="" results=$LAB_RESULTS switch_at='[]'
+sysctls=() boot_args=()
+# The workloads: 0 is the main one, 1... the companions (--also). Their
+# arguments as given (wl_args) and as the guest sees them (guest_args),
+# each list joined with the unit separator US (args_of splits one).
+US=$'\x1f'
+wl_names=("$workload") wl_sizes=("") wl_cgroups=(null) wl_args=("") guest_args=()
+args_of() {
+	args_out=()
+	[[ -z $1 ]] || IFS=$US read -r -a args_out <<<"$1"
+}
+cur=0 in_args=0
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+main_only() {
+	((cur == 0)) || die "$EX_USAGE" "$1 is not an option of a companion workload (after --also only --cgroup, --size and --)"
+}
 while [[ $# -gt 0 ]]; do
+	if [[ $1 == --also ]]; then
+		need "$@"
+		workload_check "$2"
+		cur=${#wl_names[@]} in_args=0
+		wl_names+=("$2") wl_sizes+=("") wl_cgroups+=(null) wl_args+=("")
+		shift 2
+		continue
+	fi
+	if ((in_args)); then
+		[[ $1 != *[$'\n'$US]* ]] || die "$EX_USAGE" "workload options must not contain newlines"
+		wl_args[cur]+=${wl_args[cur]:+$US}$1
+		shift
+		continue
+	fi
 	case $1 in
-	--mem) need "$@"; mem=$2; shift 2 ;;
-	--vcpus) need "$@"; vcpus=$2; shift 2 ;;
-	--reps) need "$@"; reps=$2; shift 2 ;;
-	--timeout) need "$@"; timeout_s=$2; shift 2 ;;
-	--seed) need "$@"; seed=$2; shift 2 ;;
-	--vary-seed) vary_seed=1; shift ;;
-	--size) need "$@"; size=$2; shift 2 ;;
-	--trace) need "$@"; trace=$2; shift 2 ;;
-	--refs) refs=1; shift ;;
+	--size) need "$@"; opt_size --size "$2"; wl_sizes[cur]=$2; shift 2 ;;
+	--cgroup) need "$@"; wl_cgroups[cur]=$(opt_cgroup "$2"); shift 2 ;;
+	--) in_args=1; shift ;;
+	--mem) main_only "$1"; need "$@"; mem=$2; shift 2 ;;
+	--vcpus) main_only "$1"; need "$@"; vcpus=$2; shift 2 ;;
+	--reps) main_only "$1"; need "$@"; reps=$2; shift 2 ;;
+	--timeout) main_only "$1"; need "$@"; timeout_s=$2; shift 2 ;;
+	--boot-timeout) main_only "$1"; need "$@"; boot_limit=$2; shift 2 ;;
+	--seed) main_only "$1"; need "$@"; seed=$2; shift 2 ;;
+	--vary-seed) main_only "$1"; vary_seed=1; shift ;;
+	--trace) main_only "$1"; need "$@"; trace=$2; shift 2 ;;
+	--refs) main_only "$1"; refs=1; shift ;;
 	--sysctl)
+		main_only "$1"
 		need "$@"
 		[[ $2 =~ ^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+=[A-Za-z0-9_.:-]+$ ]] ||
 			die "$EX_USAGE" "bad --sysctl '$2' (KEY=VALUE, e.g. vm.page-cluster=0)"
 		sysctls+=("$2")
 		shift 2
 		;;
-	--kernel) need "$@"; flavour=$2; shift 2 ;;
-	--results) need "$@"; results=$2; shift 2 ;;
-	--) shift; wl_args=("$@"); break ;;
+	--boot-arg) main_only "$1"; need "$@"; opt_boot_arg "$2"; boot_args+=("$2"); shift 2 ;;
+	--switch-at) main_only "$1"; need "$@"; switch_at=$(opt_switch_at "$2"); shift 2 ;;
+	--kernel) main_only "$1"; need "$@"; flavour=$2; shift 2 ;;
+	--kernel-image) main_only "$1"; need "$@"; LAB_KERNEL=$2; shift 2 ;;
+	--results) main_only "$1"; need "$@"; results=$2; shift 2 ;;
 	*) die "$EX_USAGE" "unknown option '$1' (see lab.sh run --help)" ;;
 	esac
 done
 
-[[ $mem =~ ^([0-9]+)([MG]?)$ ]] || die "$EX_USAGE" "bad --mem '$mem' (e.g. 256M or 1G)"
-mem_mib=${BASH_REMATCH[1]}
-[[ ${BASH_REMATCH[2]} == G ]] && mem_mib=$((mem_mib * 1024))
-((mem_mib >= 128 && mem_mib <= 16384)) || die "$EX_USAGE" "--mem must be between 128M and 16G"
+mem_mib=$(opt_mem "$mem")
 [[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps' (a positive number)"
-[[ $timeout_s =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --timeout '$timeout_s' (seconds)"
-[[ $seed =~ ^[0-9]+$ ]] || die "$EX_USAGE" "bad --seed '$seed' (a number)"
-if [[ -n $size ]] && ! [[ $size =~ ^[1-9][0-9]*[KMG]?$ || $size =~ ^[1-9][0-9]*%$ ]]; then
-	die "$EX_USAGE" "bad --size '$size' (e.g. 300M, 1G or 150%)"
-fi
+opt_seconds --timeout "$timeout_s"
+opt_seconds --boot-timeout "$boot_limit"
+[[ $seed =~ ^(0|[1-9][0-9]{0,17})$ ]] || die "$EX_USAGE" "bad --seed '$seed' (a number without leading zeros)"
 # bpftrace:NAME[,NAME...] runs only those programs: each bpftrace process
 # takes memory from the guest it measures.
 bt_only=$(trace_bpftrace_only "$trace") || exit
-if [[ -z $flavour ]]; then
-	case $policy in vanilla*) flavour=vanilla ;; *) flavour=lab ;; esac
-fi
+[[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
 if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
 	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
 fi
-for a in "${wl_args[@]}"; do
-	[[ $a != *$'\n'* ]] || die "$EX_USAGE" "workload options must not contain newlines"
+[[ $switch_at == '[]' || $flavour != vanilla ]] ||
+	die "$EX_USAGE" "--switch-at needs a lab kernel policy (the vanilla kernel has no page_replace)"
+# One cgroup name, one limit.
+declare -A cg_seen=()
+for c in "${wl_cgroups[@]}"; do
+	[[ $c == null ]] && continue
+	n=$(jq -r .name <<<"$c")
+	[[ -z ${cg_seen[$n]:-} || ${cg_seen[$n]} == "$c" ]] ||
+		die "$EX_USAGE" "--cgroup $n is given two different limits"
+	cg_seen[$n]=$c
+done
+for ((i = 0; i < ${#wl_names[@]}; i++)); do
+	args_of "${wl_args[i]}"
+	job_check_files "${wl_names[i]}" "${args_out[@]}"
 done
 
-# First use on a fresh machine: set everything up (packages, kernels, image).
-if [[ -z ${LAB_KERNEL:-} && ( ! -f $LAB_KERNEL_DIR/$flavour/bzImage || ! -f $LAB_IMAGE ) ]] &&
-	[[ $flavour != debug ]]; then
+# First use on a fresh machine: set everything up (packages, kernels,
+# image), one make at a time: never beside a build already running (two
+# kernel builds in one tree break each other).
+if [[ -z ${LAB_KERNEL:-} && $flavour != debug ]] &&
+	[[ ! -e $LAB_KERNEL_DIR/$flavour/bzImage || ! -e $LAB_IMAGE ]]; then
+	if building=$(pgrep -af 'kernel/scripts/(build-kernel|prepare-tree)\.sh|images/build-(rootfs|selftests)\.sh'); then
+		die "$EX_MISSING" "kernel or image not built yet, and a build is running ($(head -n1 <<<"$building" | cut -c1-80)); run again when it is done"
+	fi
 	say "kernel or image not built yet: running make (about 25 min the first time)"
-	make -C "$LAB_TOP" all >&2 || die "$EX_MISSING" "make failed; the lab is not set up"
+	mkdir -p "$LAB_BUILD"
+	flock "$LAB_BUILD/.make.lock" make -C "$LAB_TOP" all >&2 ||
+		die "$EX_MISSING" "make failed; the lab is not set up"
 fi
-kernel=$(guest_kernel "$flavour")
-guest_check_image
-kinfo=$LAB_KERNEL_DIR/$flavour/info.json
-[[ -z ${LAB_KERNEL:-} && ! -f $kinfo ]] && die "$EX_MISSING" "no ${kinfo#"$LAB_TOP"/} (run make)"
+guest_resolve "$flavour"
 mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
 results=$(cd "$results" && pwd)
-accel=$(accel_choose "$kernel")
+accel=$(accel_choose "$guest_kernel_src")
+cmdline="$(policy_cmdline "$policy") $(guest_clock_params "$accel")"
+((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
 
-# Kernel command line for the policy.
-cmdline="lab.policy=$policy"
-case $policy in
-vanilla | vanilla-mglru) ;;
-*) cmdline="$cmdline page_replace=$policy" ;;
-esac
-cmdline="$cmdline $(guest_clock_params "$accel")"
-mglru=n
-[[ $policy == vanilla-mglru ]] && mglru=y
+# The guest's view of each workload's arguments (carried files mapped).
+mapped=()
+for ((i = 0; i < ${#wl_names[@]}; i++)); do
+	args_of "${wl_args[i]}"
+	job_map_args mapped "$job_next_k" "${args_out[@]}"
+	guest_args[i]=$(IFS=$US; echo "${mapped[*]}")
+done
+result_file_map=()
+for c in "${job_carried[@]}"; do result_file_map+=("${c#*$'\t'}"$'\t'"${c%%$'\t'*}"); done
 
-# run_one REP: one boot; prints the result dir; returns the run's exit code.
+json_array() { printf '%s\n' "$@" | jq -R . | jq -sc 'map(select(. != ""))'; }
+
+# workload_argv N SEED: workload N's full argument list in the guest, one
+# per line: the lab's options first, then the user's.
+workload_argv() {
+	local i=$1 rep_seed=$2 a=()
+	a=(--seed "$rep_seed")
+	if [[ ${wl_names[i]} != cyclic-anon ]]; then
+		if ((i == 0)); then a+=(--dir /data); else a+=(--dir "/data/also-$i"); fi
+	fi
+	[[ -z ${wl_sizes[i]} ]] || a+=(--size "${wl_sizes[i]}")
+	((i == 0 && refs)) && a+=(--emit-refs /results/run/refs.bin)
+	args_of "${guest_args[i]}"
+	printf '%s\n' "${a[@]}" "${args_out[@]}"
+}
+
+# job_env REP_SEED: job.env for init.
+job_env() {
+	local i
+	printf 'LAB_WORKLOAD=%s\n' "$workload"
+	printf 'LAB_TRACE=%s\n' "${trace%%:*}"
+	printf 'LAB_BPFTRACE_ONLY="%s"\n' "$bt_only"
+	printf 'LAB_MODE=run\n'
+	printf 'LAB_MGLRU=%s\n' "$(policy_mglru "$policy")"
+	printf 'LAB_SYSCTL="%s"\n' "${sysctls[*]}"
+	printf 'LAB_SWITCH="%s"\n' "$(jq -r 'map("\(.t_s):\(.to)") | join(" ")' <<<"$switch_at")"
+	printf 'LAB_ALSO=%s\n' "$((${#wl_names[@]} - 1))"
+	for ((i = 0; i < ${#wl_names[@]}; i++)); do
+		printf 'LAB_WORKLOAD_%s=%s\n' "$i" "${wl_names[i]}"
+		printf 'LAB_CGROUP_%s="%s"\n' "$i" "$(jq -r 'if . == null then "" else .name + (if .limit then ":" + .limit else "" end) end' <<<"${wl_cgroups[i]}")"
+	done
+	printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
+	printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
+	printf 'LAB_TRACE_BUFFER_KB=%s\n' "${LAB_TRACE_BUFFER_KB:-}"
+}
+
+# request_json RUN_ID REP REP_SEED: what this rep asks for (result.sh adds
+# what happened).
+request_json() {
+	local run_id=$1 rep=$2 rep_seed=$3 also='[]' i
+	for ((i = 1; i < ${#wl_names[@]}; i++)); do
+		also=$(jq -c --arg w "${wl_names[i]}" --arg size "${wl_sizes[i]}" \
+			--argjson args "$(workload_argv "$i" "$rep_seed" | jq -R . | jq -sc .)" \
+			--argjson cg "${wl_cgroups[i]}" \
+			'. + [{workload: $w, size: $size, args: $args, cgroup: $cg}]' <<<"$also")
+	done
+	jq -n --arg run_id "$run_id" --argjson rep "$rep" --arg policy "$policy" \
+		--arg flavour "$flavour" --arg workload "$workload" \
+		--argjson args "$(workload_argv 0 "$rep_seed" | jq -R . | jq -sc .)" \
+		--arg size "${wl_sizes[0]}" --argjson seed "$rep_seed" --argjson mem_mib "$mem_mib" \
+		--argjson vcpus "$vcpus" --arg accel "$accel" --argjson kernel "$guest_kernel_json" \
+		--arg source "$(linux_source_version)" --arg trace "$trace" \
+		--arg started_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--argjson sysctl "$(json_array "${sysctls[@]}")" \
+		--argjson boot_args "$(json_array "${boot_args[@]}")" \
+		--argjson cgroup "${wl_cgroups[0]}" --argjson switch_at "$switch_at" --argjson also "$also" \
+		'{run_id: $run_id, rep: $rep, policy: $policy, kernel_flavour: $flavour,
+		  workload: $workload,
+		  params: {size: $size, args: $args, sysctl: $sysctl, cgroup: $cgroup,
+		           boot_args: $boot_args, switch_at: $switch_at, also: $also},
+		  seed: $seed, mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
+		  linux_source_version: $source, trace: $trace, started_at: $started_at}'
+}
+
+# The rep being made, for the cleanup on exit or interruption.
+cur_work="" cur_part=""
+# shellcheck disable=SC2317 # run by the traps
+run_cleanup() {
+	[[ -z $cur_work ]] || rm -rf "$cur_work"
+	[[ -z $cur_part ]] || rm -rf "$cur_part"
+	cur_work="" cur_part=""
+	rm -f "$dirs_file"
+}
+# shellcheck disable=SC2317 # run by the traps
+run_abort() {
+	guest_abort
+	run_cleanup
+}
+
+# run_one REP: one boot; appends the result dir to dirs_file and sets
+# run_rc to the run's exit code.
 run_one() {
-	local rep=$1 rep_seed=$seed run_id work job part final rc qemu_rc a args
+	local rep=$1 rep_seed=$seed run_id work job part final i
 	((vary_seed)) && rep_seed=$((seed + rep - 1))
 	run_id=$(date -u +%Y%m%dT%H%M%S)-$policy-$workload-r$rep-$(od -An -N2 -tx2 /dev/urandom | tr -d ' ')
 	work=$LAB_BUILD/runs/$run_id
 	job=$work/job
 	part=$results/.$run_id.partial
 	final=$results/$run_id
-	mkdir -p "$job/files" "$part"
-	trap 'rm -rf "$work"' RETURN
+	cur_work=$work
+	mkdir -p "$job/files"
+	guest=()
+	# Resolved again for each rep: a kernel or image rebuilt meanwhile is
+	# taken whole, and recorded as what it is.
+	guest_resolve "$flavour"
+	guest_pin "$work"
+	cur_part=$part
+	mkdir -p "$part"
 
-	# Workload arguments: lab options first, then the user's, with host
-	# files carried into the job disk and --emit-refs sent to /results.
-	args=(--seed "$rep_seed")
-	[[ $workload != cyclic-anon ]] && args+=(--dir /data)
-	[[ -n $size ]] && args+=(--size "$size")
-	((refs)) && args+=(--emit-refs /results/run/refs.bin)
-	local i=0 n=${#wl_args[@]}
-	while ((i < n)); do
-		a=${wl_args[i]}
-		if [[ $a == --emit-refs ]]; then
-			args+=(--emit-refs /results/run/refs.bin)
-			# A value given on the host names nothing in the guest.
-			if ((i + 1 < n)) && [[ ${wl_args[i + 1]} != -* ]]; then i=$((i + 1)); fi
-		elif [[ $a != -* && -f $a ]]; then
-			cp "$a" "$job/files/$(basename "$a")"
-			args+=("/job/files/$(basename "$a")")
-		else
-			args+=("$a")
-		fi
-		i=$((i + 1))
+	workload_argv 0 "$rep_seed" >"$job/args"
+	for ((i = 1; i < ${#wl_names[@]}; i++)); do
+		workload_argv "$i" "$rep_seed" >"$job/also-$i.args"
 	done
-	printf '%s\n' "${args[@]}" >"$job/args"
-	{
-		printf 'LAB_WORKLOAD=%s\n' "$workload"
-		printf 'LAB_TRACE=%s\n' "${trace%%:*}"
-		printf 'LAB_BPFTRACE_ONLY="%s"\n' "$bt_only"
-		printf 'LAB_MODE=run\n'
-		printf 'LAB_MGLRU=%s\n' "$mglru"
-		printf 'LAB_SYSCTL="%s"\n' "${sysctls[*]}"
-		printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
-		printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
-		printf 'LAB_TRACE_BUFFER_KB=%s\n' "${LAB_TRACE_BUFFER_KB:-}"
-	} >"$job/job.env"
-
-	local kernel_json
-	if [[ -n ${LAB_KERNEL:-} ]]; then
-		kernel_json=$(jq -n --arg k "$LAB_KERNEL" \
-			'{release: null, series_sha: "unknown", config_sha: "unknown", image: $k}')
-	else
-		kernel_json=$(jq -c '{release, series_sha, config_sha}' "$kinfo")
-	fi
-	jq -n --arg run_id "$run_id" --argjson rep "$rep" --arg policy "$policy" \
-		--arg flavour "$flavour" --arg workload "$workload" \
-		--argjson args "$(printf '%s\n' "${args[@]}" | jq -R . | jq -sc .)" \
-		--arg size "$size" --argjson seed "$rep_seed" --argjson mem_mib "$mem_mib" \
-		--argjson vcpus "$vcpus" --arg accel "$accel" --argjson kernel "$kernel_json" \
-		--arg source "$(linux_source_version)" --arg trace "$trace" \
-		--arg started_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		--argjson sysctl "$(printf '%s\n' "${sysctls[@]}" | jq -R 'select(. != "")' | jq -sc .)" \
-		'{run_id: $run_id, rep: $rep, policy: $policy, kernel_flavour: $flavour,
-		  workload: $workload, params: {size: $size, args: $args, sysctl: $sysctl}, seed: $seed,
-		  mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
-		  linux_source_version: $source, trace: $trace, started_at: $started_at}' \
-		>"$part/request.json"
+	job_copy_files "$job"
+	job_env >"$job/job.env"
+	request_json "$run_id" "$rep" "$rep_seed" >"$part/request.json"
 
 	guest_make_disks "$work" "$job" "$mem_mib"
-	guest_qemu_argv "$kernel" "$work" "$mem_mib" "$vcpus" "$accel" "$cmdline" "file:$part/console.log"
-	printf '%q ' "${qemu_argv[@]}" >"$part/qemu.cmdline"
-	echo >>"$part/qemu.cmdline"
+	guest+=([work]=$work [job]=$job [mem]=$mem_mib [vcpus]=$vcpus [accel]=$accel
+		[cmdline]=$cmdline [console]=$part/console.log [qemu_log]=$part/qemu.log
+		[qemu_cmdline]=$part/qemu.cmdline [timeout]=$timeout_s [boot_limit]=$boot_limit
+		[retries]=2 [id]=$run_id [desc]="lab run $policy $workload"
+		[progress]="[rep $rep/$reps] guest: " [markers]=$part/markers)
+	local what=$workload
+	((${#wl_names[@]} == 1)) || what="${wl_names[*]}"
+	say "[rep $rep/$reps] booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs): $what"
+	guest_boot
 
-	say "[rep $rep/$reps] booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs): $workload"
-	: >"$part/console.log"
-	qemu_rc=0
-	local t0=$SECONDS qemu_pid
-	printf '%s HOST: qemu start\n' "$(date +%s.%N)" >"$part/markers"
-	timeout -s KILL "$timeout_s" "${qemu_argv[@]}" >"$part/qemu.log" 2>&1 &
-	qemu_pid=$!
-	# Progress: the guest's LAB lines, until QEMU is gone. Each is stamped
-	# with the host's clock in markers: the timed phase's wall time comes
-	# from there, whatever the guest's clock thinks.
-	tail -n +1 -F --pid="$qemu_pid" "$part/console.log" 2>/dev/null |
-		grep --line-buffered -aE '^LAB' | while IFS= read -r line; do
-		line=${line%$'\r'}
-		printf '%s %s\n' "$(date +%s.%N)" "$line" >>"$part/markers"
-		printf '%s: [rep %s/%s] guest: %s\n' "$lab_prog" "$rep" "$reps" "$line" >&2
-	done &
-	wait "$qemu_pid" || qemu_rc=$?
-	wait
-	local qemu_s=$((SECONDS - t0))
-
-	rc=0
 	result_collect "$part" "$work/results.img" || true
-	result_write "$part" "$qemu_rc" "$qemu_s" "$timeout_s" || rc=$?
-	mv "$part" "$final"
+	result_write "$part" "$timeout_s"
+	mv -T "$part" "$final"
+	cur_part=""
+	rm -rf "$work"
+	cur_work=""
 	printf '%s\n' "$final" >>"$dirs_file"
-	return "$rc"
+	run_rc=$result_code
 }
 
 mkdir -p "$LAB_BUILD/runs"
 dirs_file=$LAB_BUILD/runs/.lab-run-dirs.$$
 : >"$dirs_file"
-trap 'rm -f "$dirs_file"' EXIT
+trap run_cleanup EXIT
+lab_on_signals run_abort
 status=0
 for ((rep = 1; rep <= reps; rep++)); do
-	rc=0
-	run_one "$rep" || rc=$?
-	if ((rc != 0)); then
-		status=$rc
-		say "[rep $rep/$reps] failed with exit code $rc; see $(tail -n1 "$dirs_file")"
+	run_rc=0
+	run_one "$rep"
+	if ((run_rc != 0)); then
+		status=$run_rc
+		say "[rep $rep/$reps] failed with exit code $run_rc; see $(tail -n1 "$dirs_file")"
 		break
 	fi
 done

@@ -1,56 +1,88 @@
 #!/usr/bin/env bash
 # lab.sh shell POLICY: an interactive guest console running POLICY, with
-# the same disks as a run (swap, /data, /results). Ctrl-A X quits QEMU.
+# the same kernel command line and disks as a run (swap, /data, /results).
+# Ctrl-A X quits QEMU.
 set -euo pipefail
 lab_prog="lab shell"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=options.sh
+source "$LAB_TOP/lab/options.sh"
 # shellcheck source=guest.sh
 source "$LAB_TOP/lab/guest.sh"
 # shellcheck source=accel.sh
 source "$LAB_TOP/lab/accel.sh"
 
+usage() {
+	cat <<'USAGE'
+usage: lab.sh shell POLICY [options]
+
+  --mem SIZE        guest memory (default 256M; suffix M or G)
+  --kernel FLAVOUR  vanilla|lab|debug (default: vanilla for POLICY vanilla*,
+                    lab otherwise)
+  --kernel-image F  boot the bzImage F (your own build) instead
+  --boot-arg K=V    append K=V to the guest kernel's command line
+                    (repeatable; the lab's own parameters are refused)
+  --boot-timeout S  seconds for the guest's init to say its first word
+                    (default 300); a stalled boot is booted again
+
+The console is this terminal: Ctrl-A X quits, Ctrl-A C is QEMU's monitor.
+A copy of it is kept in build/runs/shell.*/console.log until QEMU ends.
+USAGE
+}
+
 [[ ${1:-} == -h || ${1:-} == --help ]] && {
-	echo "usage: lab.sh shell POLICY [--mem SIZE] [--kernel vanilla|lab|debug]"
+	usage
 	exit 0
 }
 policy=${1:-}
 [[ -n $policy ]] || die "$EX_USAGE" "need a POLICY (lab.sh list shows them)"
 shift
-in_list "$policy" "${LAB_POLICIES[@]}" vanilla-mglru || die "$EX_USAGE" "unknown policy '$policy'"
-mem_mib=256 flavour=""
+policy_check "$policy"
+mem=256M flavour="" boot_limit=300 boot_args=()
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	--mem)
-		[[ ${2:-} =~ ^([0-9]+)M?$ ]] || die "$EX_USAGE" "bad --mem '${2:-}' (MiB, e.g. 256M)"
-		mem_mib=${BASH_REMATCH[1]}
-		shift 2
-		;;
-	--kernel)
-		flavour=${2:-}
-		in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour'"
-		shift 2
-		;;
-	*) die "$EX_USAGE" "unknown option '$1'" ;;
+	--mem) need "$@"; mem=$2; shift 2 ;;
+	--kernel) need "$@"; flavour=$2; shift 2 ;;
+	--kernel-image) need "$@"; LAB_KERNEL=$2; shift 2 ;;
+	--boot-arg) need "$@"; opt_boot_arg "$2"; boot_args+=("$2"); shift 2 ;;
+	--boot-timeout) need "$@"; boot_limit=$2; shift 2 ;;
+	*) die "$EX_USAGE" "unknown option '$1' (see lab.sh shell --help)" ;;
 	esac
 done
-if [[ -z $flavour ]]; then
-	case $policy in vanilla*) flavour=vanilla ;; *) flavour=lab ;; esac
+mem_mib=$(opt_mem "$mem")
+opt_seconds --boot-timeout "$boot_limit"
+[[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
+in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
+if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
+	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
 fi
-kernel=$(guest_kernel "$flavour")
-guest_check_image
-accel=$(accel_choose "$kernel")
+guest_resolve "$flavour"
+accel=$(accel_choose "$guest_kernel_src")
+cmdline="$(policy_cmdline "$policy") $(guest_clock_params "$accel")"
+((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
 
+mkdir -p "$LAB_BUILD/runs"
 work=$(mktemp -d "$LAB_BUILD/runs/shell.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# shellcheck disable=SC2317 # run by the traps
+shell_abort() {
+	guest_abort
+}
+lab_on_signals shell_abort
 mkdir -p "$work/job"
 : >"$work/job/args"
 printf 'LAB_MODE=shell\nLAB_WORKLOAD=none\nLAB_TRACE=none\nLAB_MGLRU=%s\n' \
-	"$([[ $policy == vanilla-mglru ]] && echo y || echo n)" >"$work/job/job.env"
+	"$(policy_mglru "$policy")" >"$work/job/job.env"
+guest_pin "$work"
 guest_make_disks "$work" "$work/job" "$mem_mib"
-cmdline=""
-[[ $policy != vanilla* ]] && cmdline="page_replace=$policy"
-cmdline="$cmdline $(guest_clock_params "$accel")"
-guest_qemu_argv "$kernel" "$work" "$mem_mib" 2 "$accel" "$cmdline" mon:stdio
+guest+=([work]=$work [job]=$work/job [mem]=$mem_mib [vcpus]=2 [accel]=$accel
+	[cmdline]=$cmdline [console]=$work/console.log [qemu_cmdline]=$work/qemu.cmdline
+	[boot_limit]=$boot_limit [retries]=2 [id]=$(basename "$work")
+	[desc]="lab shell $policy" [interactive]=1)
 say "booting $policy ($flavour kernel, $accel); Ctrl-A X quits"
-"${qemu_argv[@]}"
+guest_boot
+if ((guest[stalled])); then
+	die "$EX_TIMEOUT" "the guest never reached init within ${boot_limit}s, ${guest[boot_stalls]} boots"
+fi

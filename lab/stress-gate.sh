@@ -12,7 +12,7 @@
 # (e.g. several lab.sh stress runs, or a LAB_KERNEL build).
 #
 # vanilla runs on the vanilla kernel; the lab policies on the chosen
-# flavour, each only when that kernel's config has CONFIG_PAGE_REPLACE_<P>.
+# flavour, each only when that kernel offers it (policy_in_kernel).
 # Exit 0 when every policy passed, else the exit code of the first that
 # failed (lab.sh stress --help lists them).
 set -euo pipefail
@@ -26,6 +26,7 @@ usage: lab/stress-gate.sh [options]
 
   --kernel FLAVOUR   debug|lab: the kernel of the lab policies (default debug)
   --duration S       seconds of stress-ng per policy (default 60)
+  --groups "G ..."   only these test groups (lab.sh stress --groups)
   --policies "P ..." only these policies (default: every one built)
   --results DIR      where result directories go (default results/)
   --doc FILE         the table to rewrite (default RELIABILITY.md)
@@ -34,7 +35,7 @@ usage: lab/stress-gate.sh [options]
 USAGE
 }
 
-flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md
+flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md groups=()
 table_only=0 dirs=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -43,6 +44,7 @@ while [[ $# -gt 0 ]]; do
 	--table-only) table_only=1; shift ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--duration) need "$@"; duration=$2; shift 2 ;;
+	--groups) need "$@"; groups=(--groups "$2"); shift 2 ;;
 	--policies) need "$@"; policies=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
 	--doc) need "$@"; doc=$2; shift 2 ;;
@@ -63,37 +65,26 @@ if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
 fi
 [[ -d $(dirname "$doc") ]] || die "$EX_USAGE" "no directory for --doc '$doc'"
 
-# policy_built P: does the kernel that would run P offer it?
-policy_built() {
-	local p=$1 config sym
-	if [[ $p == vanilla* ]]; then
-		[[ -f $LAB_KERNEL_DIR/vanilla/bzImage ]]
-		return
-	fi
-	config=$LAB_KERNEL_DIR/$flavour/config
-	[[ -f $config ]] || return 1
-	# lru is native to the framework; every other policy has a symbol.
-	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
-	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
-	grep -q "^$sym" "$config"
-}
 
 if ((table_only)); then
 	:
 elif [[ -n $policies ]]; then
 	read -r -a todo <<<"$policies"
 	for p in "${todo[@]}"; do
-		in_list "$p" "${LAB_POLICIES[@]}" vanilla-mglru || die "$EX_USAGE" "unknown policy '$p'"
+		policy_check "$p"
 	done
 	for p in "${todo[@]}"; do
-		policy_built "$p" || die "$EX_MISSING" "policy $p is not in a built kernel (make kernel-$flavour)"
+		policy_in_kernel "$p" "$flavour" ||
+			die "$EX_MISSING" "policy $p is not in a built kernel (run $(build_hint "$([[ $p == vanilla* ]] && echo vanilla || echo "$flavour")"))"
 	done
 else
 	todo=()
 	for p in "${LAB_POLICIES[@]}"; do
-		policy_built "$p" && todo+=("$p")
+		policy_in_kernel "$p" "$flavour" && todo+=("$p")
 	done
-	((${#todo[@]})) || die "$EX_MISSING" "no kernel built (make kernels kernel-debug)"
+	hint="make kernels"
+	[[ $flavour == lab ]] || hint+=" kernel-$flavour"
+	((${#todo[@]})) || die "$EX_MISSING" "no kernel built (run $hint)"
 fi
 
 status=0
@@ -104,7 +95,8 @@ for p in "${todo[@]}"; do
 	kopt=(--kernel "$flavour")
 	[[ $p == vanilla* ]] && kopt=()
 	rc=0 t0=$SECONDS
-	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" --results "$results") || rc=$?
+	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${groups[@]}" \
+		--results "$results") || rc=$?
 	dir=$(tail -n1 <<<"$out")
 	say "$p: exit $rc in $((SECONDS - t0))s ($dir)"
 	if [[ -n $dir && -f $dir/stress.json ]]; then

@@ -50,6 +50,33 @@ check "corrupt: the workload found it at page 1, offset $(((5000 % 4096) / 8 * 8
 	'.workload_result.verified == false and (.workload_result.verify_error | test("^page 1 pass [0-9]+ offset " + $off + "$"))' \
 	"$dir/result.json"
 
+# A workload that fails in the guest: lab.sh run prints the workload's own
+# last error line beside the exit code (here a --dir only the guest can
+# judge; the lab's --dir /data comes first, the user's wins).
+rc=0
+"$top/lab.sh" run vanilla cyclic-file --size 8M -- --dir /no/such/dir \
+	>"$tmp/wlerr.out" 2>"$tmp/wlerr.err" || rc=$?
+dir=$(last_line "$tmp/wlerr.out")
+check "failing workload: exit 4" test "$rc" = 4
+check "failing workload: stderr has the workload's own error line" \
+	grep -q "workload-failed: workload cyclic-file exited with status 2 in its setup phase: cyclic-file: .*/no/such/dir" \
+	"$tmp/wlerr.err"
+check "failing workload: result.json keeps it as workload_error" \
+	jq -e '.workload_error | test("^cyclic-file: .*/no/such/dir")' "$dir/result.json"
+
+# A boot that never reaches init (a 1 s limit is shorter than any boot):
+# booted again on fresh disks twice, then a boot-stall failure, the
+# stalled consoles kept; the same boot loop as lab.sh stress.
+rc=0
+"$top/lab.sh" run vanilla cyclic-anon --size 8M --boot-timeout 1 >"$tmp/stall.out" 2>"$tmp/stall.err" || rc=$?
+dir=$(last_line "$tmp/stall.out")
+check "boot stall: exit 6" test "$rc" = 6
+check "boot stall: result.json exit boot-stall after 3 boots" \
+	test "$(jq -r '.exit + " " + (.boot_stalls | tostring)' "$dir/result.json" 2>/dev/null)" = "boot-stall 3"
+check "boot stall: each stalled console kept" \
+	test -f "$dir/console.boot-stall-1.log" -a -f "$dir/console.boot-stall-2.log" -a -f "$dir/console.boot-stall-3.log"
+check "boot stall: it said it booted again" grep -q 'booting again on fresh disks' "$tmp/stall.err"
+
 # QEMU killed from outside while the workload runs.
 rc=0
 LAB_INJECT=hang "$top/lab.sh" run vanilla cyclic-anon --size 8M --timeout 300 \

@@ -31,7 +31,10 @@ bad "vanilla on the debug kernel" "$lab" stress vanilla --kernel debug
 bad "unknown kernel flavour" "$lab" stress lru --kernel fast
 bad "lab policy on the vanilla kernel" "$lab" stress lru --kernel vanilla
 bad "unknown fault to inject" LAB_STRESS_INJECT=explode "$lab" stress vanilla
-bad "unknown test group" LAB_STRESS_GROUPS="stressng fuzz" "$lab" stress vanilla
+bad "unknown test group" "$lab" stress vanilla --groups "stressng fuzz"
+bad "empty --groups" "$lab" stress vanilla --groups " "
+bad "bad --boot-timeout" "$lab" stress vanilla --boot-timeout 0
+bad "--boot-arg of the lab's own" "$lab" stress vanilla --boot-arg page_replace=lru
 bad "--scan with two files" "$lab" stress --scan a b
 
 gate=$top/lab/stress-gate.sh

@@ -14,8 +14,7 @@ gate() {
 	local name=$1 inject=$2 groups=$3
 	shift 3
 	rc=0
-	LAB_STRESS_INJECT=$inject LAB_STRESS_GROUPS=$groups \
-		"$top/lab.sh" stress vanilla --duration 5 "$@" \
+	LAB_STRESS_INJECT=$inject "$top/lab.sh" stress vanilla --duration 5 --groups "$groups" "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	dir=$(tail -n1 "$tmp/$name.out")
 	diag "$name: exit $rc, $(grep -c . "$tmp/$name.err") lines of report, $dir"
@@ -56,7 +55,7 @@ check "hang: console log kept" test -s "$dir/console.log"
 # The guest never reaches init (as 6.1 with debug.config now and then under
 # TCG): booted again twice on fresh disks, then a boot-stall failure with
 # every console kept. A 1 s limit is shorter than any boot here.
-LAB_BOOT_TIMEOUT=1 gate stall "" none
+gate stall "" none --boot-timeout 1
 check "boot stall: exit 6" test "$rc" = 6
 check "boot stall: stress.json exit boot-stall after 3 boots" \
 	test "$(json '.exit + " " + (.boot_stalls | tostring)')" = "boot-stall 3"
@@ -64,9 +63,18 @@ check "boot stall: each stalled console kept" \
 	test -f "$dir/console.boot-stall-1.log" -a -f "$dir/console.boot-stall-2.log" -a -f "$dir/console.boot-stall-3.log"
 check "boot stall: the report says it booted again" grep -q 'booting again on fresh disks' "$tmp/stall.err"
 check "boot stall: the report names the cause" grep -q 'FAIL (boot-stall): guest never reached init' "$tmp/stall.err"
-LAB_BOOT_TIMEOUT=soon gate stall-arg "" none
-check "bad LAB_BOOT_TIMEOUT: exit 2" test "$rc" = 2
-check "bad LAB_BOOT_TIMEOUT: one clear line" grep -q "bad LAB_BOOT_TIMEOUT 'soon'" "$tmp/stall-arg.err"
+gate stall-arg "" none --boot-timeout soon
+check "bad --boot-timeout: exit 2" test "$rc" = 2
+check "bad --boot-timeout: one clear line" grep -q "bad --boot-timeout 'soon'" "$tmp/stall-arg.err"
+
+# The job script itself dies (as it did when an uptime of "0.98" became the
+# bad octal number "098"): no test failed, and the verdict says why.
+gate die die none
+check "job script died: exit 4" test "$rc" = 4
+check "job script died: stress.json exit job-died" test "$(json .exit)" = job-died
+check "job script died: the note has the shell's own error" \
+	grep -q 'stress-job.sh exited with status 2 after 0 tests: .*arithmetic syntax error' <<<"$(json .note)"
+check "job script died: the report names the reason" grep -q 'FAIL (job-died): .*arithmetic syntax error' "$tmp/die.err"
 
 # Nothing ran: not a pass.
 gate empty "" none

@@ -13,22 +13,16 @@ source "$top/lab/common.sh"
 export LAB_RESULTS=$tmp/res
 duration=${LAB_TEST_STRESS_DURATION:-12}
 
-# The lab policies the built lab kernel offers (its config says).
-lab_policies=()
-for p in "${LAB_POLICIES[@]:1}"; do
-	# lru is native to the framework; every other policy has a symbol.
-	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
-	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
-	grep -q "^$sym" "$LAB_KERNEL_DIR/lab/config" 2>/dev/null && lab_policies+=("$p")
-done
+# The lab policies the built lab kernel offers (lab/common.sh says).
+mapfile -t lab_policies < <(kernel_policies lab)
 diag "lab policies in the lab kernel: ${lab_policies[*]:-none}"
 
-# run_gate NAME DOC POLICIES [env...]: rc of the gate, its doc.
+# run_gate NAME DOC POLICIES [gate options...]: rc of the gate, its doc.
 run_gate() {
 	local name=$1 doc=$2 policies=$3
 	shift 3
 	rc=0
-	env "$@" "$top/lab/stress-gate.sh" --kernel lab --duration "$duration" \
+	"$top/lab/stress-gate.sh" "$@" --kernel lab --duration "$duration" \
 		--policies "$policies" --doc "$doc" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	grep -E '^lab stress-gate: ' "$tmp/$name.err" | sed 's/^/# /'
 }
@@ -61,7 +55,7 @@ check "the table has the vanilla row and the command" \
 	grep -qE '^\| vanilla \| vanilla .*\*\*pass\*\*.*`\./lab\.sh stress vanilla' "$tmp/vanilla.md"
 
 if ((${#lab_policies[@]})); then
-	run_gate lab "$tmp/lab.md" "${lab_policies[*]}" LAB_STRESS_GROUPS="stressng memcg"
+	run_gate lab "$tmp/lab.md" "${lab_policies[*]}" --groups "stressng memcg"
 	check "lab policies (${lab_policies[*]}): gate exit 0" test "$rc" = 0
 	check_runs "${lab_policies[@]}"
 	for p in "${lab_policies[@]}"; do

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The run options of the kernel issues (--cgroup, --boot-arg, --switch-at,
+# --also) and the files a workload parses are checked on the host: a bad
+# one is one line on stderr and exit 2 before anything boots, and leaves no
+# result and no work directory behind. Also: every LAB_* variable the lab
+# reads is documented in lab.sh --help, and the policy registry is the one
+# list every command uses.
+set -euo pipefail
+# shellcheck source=tap.sh
+source "$(dirname "$0")/tap.sh"
+lab=$top/lab.sh
+# A kernel that does not exist: a run that got past its checks would stop
+# with exit 8 before booting (or building) anything.
+export LAB_RESULTS=$tmp/res LAB_KERNEL=$tmp/no-such-bzImage
+
+# refused DESCRIPTION ARGS...: lab.sh run lru cyclic-anon ARGS exits 2 with
+# one stderr line and leaves nothing behind.
+refused() {
+	local desc=$1 rc=0
+	shift
+	"$lab" run lru cyclic-anon "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [[ $rc == 2 && $(wc -l <"$tmp/err") == 1 && ! -s $tmp/out && ! -e $LAB_RESULTS ]]; then
+		ok "$desc: exit 2 ($(cat "$tmp/err"))"
+	else
+		not_ok "$desc" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+# accepted DESCRIPTION ARGS...: the checks pass (exit 8: the kernel).
+accepted() {
+	local desc=$1 rc=0
+	shift
+	"$lab" run lru cyclic-anon "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [[ $rc == 8 ]] && grep -q 'no-such-bzImage not found' "$tmp/err"; then
+		ok "$desc: accepted"
+	else
+		not_ok "$desc: accepted" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+refused "--cgroup with a dot in the name" --cgroup work.slice
+refused "--cgroup with a slash" --cgroup a/b
+refused "--cgroup named like the lab's own" --cgroup lab-stress
+refused "--cgroup with an empty limit" --cgroup work:
+refused "--cgroup limit below 8M" --cgroup work:4M
+refused "--cgroup limit of 0%" --cgroup work:0%
+refused "--cgroup limit above 100%" --cgroup work:150%
+refused "--cgroup limit with a bad unit" --cgroup work:12Q
+refused "--cgroup, one name with two limits" --cgroup a:100M --also cyclic-file --cgroup a:200M
+accepted "--cgroup without a limit" --cgroup work
+accepted "--cgroup with a byte limit" --cgroup work:200M
+accepted "--cgroup with a share of MemTotal" --cgroup work:75%
+for arg in page_replace=lru lab.policy=clockpro console=ttyS1 init=/bin/sh root=/dev/vdb \
+	panic=0 oops=continue tsc=unstable; do
+	refused "--boot-arg $arg (the lab's own parameter)" --boot-arg "$arg"
+done
+refused "--boot-arg without a value" --boot-arg quiet
+refused "--boot-arg with a space" --boot-arg 'a=b c'
+refused "--boot-arg with a quote" --boot-arg 'a="b"'
+accepted "--boot-arg of a policy's parameter" --boot-arg page_replace.clockpro_insert=paper
+refused "--switch-at at time 0" --switch-at 0:lru
+refused "--switch-at with a negative time" --switch-at -1:lru
+refused "--switch-at with a leading zero (octal in shell)" --switch-at 010:lru
+refused "--switch-at times not increasing" --switch-at 5:lru,2:cart
+refused "--switch-at the same time twice" --switch-at 5:lru,5:cart
+refused "--switch-at to vanilla" --switch-at 5:vanilla
+refused "--switch-at to an unknown policy" --switch-at 5:lfu
+refused "--switch-at without a policy" --switch-at 5
+refused "--switch-at with an empty item" --switch-at 5:lru,
+accepted "--switch-at two switches" --switch-at 2.5:clockpro,10:cart
+rc=0
+"$lab" run vanilla cyclic-anon --switch-at 5:lru >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "--switch-at on the vanilla kernel: exit 2" test "$rc" = 2
+refused "--also an unknown workload" --also lfu-bench
+refused "--also without a workload" --also
+refused "a main-only option after --also" --also cyclic-file --mem 1G
+accepted "--also with its own cgroup, size and options" --cgroup a:100M --size 64M \
+	--also cyclic-file --cgroup b:100M --size 64M -- --passes 2
+refused "--mem with a leading zero (octal in shell)" --mem 0256M
+refused "--seed with a leading zero" --seed 010
+refused "--boot-timeout 0" --boot-timeout 0
+
+# Files a workload parses are parsed on the host, by the workload itself.
+if [[ -x $top/build/workloads/webtrace ]]; then
+	printf '0,100,4096,r,0.0\n1,200,4096,w,0.1\n0,12x,4096,r,0.2\n' >"$tmp/bad.spc"
+	rc=0
+	"$lab" run lru webtrace -- --spc "$tmp/bad.spc" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "a malformed SPC line: exit 2 before anything boots" test "$rc" = 2
+	is "$(cat "$tmp/err")" "lab run: webtrace: $tmp/bad.spc:3: LBA is not a non-negative integer" \
+		"... one line naming FILE:LINE, in the workload's own words"
+	check "... and no result directory" test ! -e "$LAB_RESULTS"
+	rc=0
+	"$lab" run lru webtrace --also webtrace -- --spc "$tmp/bad.spc" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "a companion's malformed SPC file: exit 2" test "$rc" = 2
+	printf '0,100,4096,r,0.0\n' >"$tmp/good.spc"
+	accepted "a well-formed SPC file" --also webtrace -- --spc "$tmp/good.spc"
+else
+	skip "SPC files checked on the host" "build/workloads/webtrace not built (make workloads)"
+fi
+check "no work directory left by any of these" \
+	test -z "$(find "$top/build/runs" -maxdepth 1 -newer "$tmp" -name '*-lru-*' 2>/dev/null)"
+
+# Every LAB_* variable a host script reads from the environment is in
+# lab.sh --help (the guest's own job.env variables are not the user's).
+"$lab" --help >"$tmp/help"
+mapfile -t vars < <(cd "$top" && grep -rhoE '\$\{LAB_[A-Z0-9_]+:?-' lab.sh lab/*.sh kernel/scripts/*.sh \
+	images/*.sh tests/run tests/lib/*.bash tests/*/*.t | sed 's/^\${//; s/:\{0,1\}-$//' | sort -u)
+missing=()
+for v in "${vars[@]}"; do
+	grep -q "^ *$v=" "$tmp/help" || missing+=("$v")
+done
+check "every LAB_* variable read is documented in lab.sh --help (${#vars[@]} of them)" \
+	test "${#missing[@]}" = 0
+((${#missing[@]} == 0)) || diag "undocumented: ${missing[*]}"
+
+# One policy registry: the scripts that list or map policies use
+# lab/common.sh's, and nobody spells the page_replace= mapping again.
+check "the policy-to-command-line mapping is written once (common.sh)" \
+	test "$(cd "$top" && grep -l 'page_replace=\$' lab.sh lab/*.sh | tr '\n' ' ')" = "lab/common.sh "
+check "the built-kernel policy test is written once (common.sh)" \
+	test "$(cd "$top" && grep -l 'CONFIG_PAGE_REPLACE_' lab.sh lab/*.sh tests/*/*.t |
+		grep -v tests/lab/options.t | tr '\n' ' ')" = "lab/common.sh "
+done_testing

@@ -28,7 +28,7 @@ esac
 out_name=_out-$flavour
 out=$src/$out_name
 dest=$LAB_KERNEL_DIR/$flavour
-mkdir -p "$out" "$dest"
+mkdir -p "$out" "$LAB_KERNEL_DIR"
 
 fragment=$out/lab-fragment.config
 {
@@ -87,18 +87,32 @@ else
 		say "warning: the $flavour tree is not the exported series (make kernel-export); recorded as $series"
 	fi
 fi
-tmp=$dest/.install.$$
-mkdir -p "$tmp"
-cp "$out/arch/x86/boot/bzImage" "$tmp/bzImage"
-cp "$out/.config" "$tmp/config"
+# The install: a new directory build/kernels/.FLAVOUR-<time>-<pid> with
+# all three files, then build/kernels/FLAVOUR, a symbolic link, swapped to
+# it in one rename. A reader that resolves the link once (lab/guest.sh)
+# never pairs one build's bzImage with another's info.json. The previous
+# install stays (a run may have just resolved it); older ones go.
+new=$LAB_KERNEL_DIR/.$flavour-$(date -u +%Y%m%dT%H%M%S)-$$
+mkdir "$new"
+cp "$out/arch/x86/boot/bzImage" "$new/bzImage"
+cp "$out/.config" "$new/config"
 jq -n --arg flavour "$flavour" --arg release "$release" \
 	--arg series_sha "$series" --arg config_sha "$config_sha" \
 	--arg source "$(linux_source_version)" --argjson build_s "$secs" \
 	'{flavour: $flavour, release: $release, series_sha: $series_sha,
 	  config_sha: $config_sha, linux_source_version: $source,
-	  last_build_s: $build_s}' >"$tmp/info.json"
-for f in bzImage config info.json; do
-	mv "$tmp/$f" "$dest/$f"
+	  last_build_s: $build_s}' >"$new/info.json"
+prev=$(readlink "$dest" 2>/dev/null || true)
+if [[ -d $dest && ! -L $dest ]]; then
+	# The layout before this one, a plain directory: moved aside, once.
+	prev=.$flavour-old-layout-$$
+	mv -T "$dest" "$LAB_KERNEL_DIR/$prev"
+fi
+link=$(mktemp -u "$LAB_KERNEL_DIR/.$flavour-link.XXXXXX")
+ln -s "$(basename "$new")" "$link"
+mv -T "$link" "$dest"
+for old in "$LAB_KERNEL_DIR/.$flavour-"*; do
+	[[ -e $old ]] || continue
+	[[ $(basename "$old") == "$(basename "$new")" || $(basename "$old") == "$prev" ]] || rm -rf "$old"
 done
-rmdir "$tmp"
 say "$flavour kernel $release ready in ${dest#"$LAB_TOP"/} (${secs}s)"

@@ -170,7 +170,7 @@ guest_unregister() {
 
 # --- One guest's life.
 
-guest_pid="" guest_tail_pid="" guest_stalled=0
+guest_pid="" guest_tail_pid="" guest_dog_pid="" guest_stalled=0 guest_starting=0
 
 # guest_start: QEMU in the background. Under timeout(1), which leads its
 # own process group (so the terminal's Ctrl-C does not reach QEMU: the
@@ -182,61 +182,74 @@ guest_start() {
 	echo >>"${guest[qemu_cmdline]}"
 	: >"${guest[console]}"
 	[[ -n ${guest[markers]:-} ]] && printf '%s HOST: qemu start\n' "$EPOCHREALTIME" >>"${guest[markers]}"
+	# A signal between the fork and the next line still finds the guest
+	# (guest_stop takes $! while guest_starting is set).
+	guest_starting=1
 	if ((${guest[interactive]:-0})); then
 		"${qemu_argv[@]}" 0<&0 &
 	else
 		timeout -s KILL "${guest[timeout]}" "${qemu_argv[@]}" </dev/null >"${guest[qemu_log]}" 2>&1 &
 	fi
 	guest_pid=$!
+	guest_starting=0
 }
 
 # guest_stop: stop the running guest now (its whole process group).
 guest_stop() {
-	[[ -n $guest_pid ]] || return 0
+	local pid=$guest_pid
+	((guest_starting)) && pid=$!
+	[[ -n $pid ]] || return 0
 	if ((${guest[interactive]:-0})); then
 		# TERM: QEMU gives the terminal back as it was.
-		kill -TERM "$guest_pid" 2>/dev/null || true
+		kill -TERM "$pid" 2>/dev/null || true
 	else
-		kill -KILL -- "-$guest_pid" 2>/dev/null || kill -KILL "$guest_pid" 2>/dev/null || true
+		kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
 	fi
 }
 
 # guest_watch: until QEMU is gone, read its console as it grows: echo
 # each LAB line (with guest[progress] in front) and time-stamp it in
-# guest[markers]; stop the guest when init has printed nothing within
-# guest[boot_limit] seconds, and say so in guest_stalled (1).
+# guest[markers]. A watchdog stops the guest when init has printed nothing
+# within guest[boot_limit] seconds, and guest_stalled says so (1). (The
+# reading is a plain blocking read: bash's read -t can swallow the exit of
+# a signal trap that runs while it waits.)
 guest_watch() {
-	local fd line="" partial="" rc seen=0 t0=$SECONDS limit=${guest[boot_limit]:-0}
+	local fd line stall=${guest[work]}/.boot-stalled
+	rm -f "$stall"
 	exec {fd}< <(exec tail -n +1 -F --pid="$guest_pid" "${guest[console]}" 2>/dev/null)
 	guest_tail_pid=$!
-	while :; do
-		rc=0
-		IFS= read -r -t 1 -u "$fd" line || rc=$?
-		if ((rc == 0)) || [[ $rc == 1 && -n $line ]]; then
-			line=${partial}${line}
-			partial=""
-			line=${line%$'\r'}
-			if [[ $line == LAB* ]]; then
-				seen=1
-				[[ -n ${guest[markers]:-} ]] && printf '%s %s\n' "$EPOCHREALTIME" "$line" >>"${guest[markers]}"
-				[[ -n ${guest[progress]+set} ]] && say "${guest[progress]}$line"
-			fi
-			((rc == 0)) || break
-		elif ((rc > 128)); then
-			partial+=$line
-		else
-			break
-		fi
-		if ((!seen && limit > 0 && SECONDS - t0 >= limit)); then
-			guest_stop
-			seen=2
-		fi
+	guest_watchdog "$stall" &
+	guest_dog_pid=$!
+	while IFS= read -r -u "$fd" line || [[ -n $line ]]; do
+		line=${line%$'\r'}
+		[[ $line == LAB* ]] || continue
+		[[ -n ${guest[markers]:-} ]] && printf '%s %s\n' "$EPOCHREALTIME" "$line" >>"${guest[markers]}"
+		[[ -n ${guest[progress]+set} ]] && say "${guest[progress]}$line"
 	done
 	exec {fd}<&-
 	wait "$guest_tail_pid" 2>/dev/null || true
 	guest_tail_pid=""
+	kill "$guest_dog_pid" 2>/dev/null || true
+	wait "$guest_dog_pid" 2>/dev/null || true
+	guest_dog_pid=""
 	guest_stalled=0
-	((seen != 2)) || guest_stalled=1
+	[[ ! -e $stall ]] || guest_stalled=1
+	rm -f "$stall"
+}
+
+# guest_watchdog FLAG: in the background, once a second until the guest's
+# first LAB line or its end; past guest[boot_limit] seconds without one,
+# create FLAG and stop the guest.
+guest_watchdog() {
+	local limit=${guest[boot_limit]:-0} t
+	((limit > 0)) || return 0
+	for ((t = 0; t < limit; t++)); do
+		sleep 1
+		kill -0 "$guest_pid" 2>/dev/null || return 0
+		grep -aq '^LAB' "${guest[console]}" 2>/dev/null && return 0
+	done
+	: >"$1"
+	guest_stop
 }
 
 # guest_abort: for the callers' signal traps. Stops the guest and its
@@ -244,6 +257,7 @@ guest_watch() {
 guest_abort() {
 	guest_stop
 	[[ -z $guest_tail_pid ]] || kill "$guest_tail_pid" 2>/dev/null || true
+	[[ -z $guest_dog_pid ]] || kill "$guest_dog_pid" 2>/dev/null || true
 	guest_unregister
 }
 

@@ -158,12 +158,14 @@ say "matrix $name: $total cells, $((total - todo)) already complete, $todo to ru
 # The running cell's lab.sh run, stopped with TERM when the matrix is
 # interrupted: run cleans up its guest and partial directory itself. (A
 # background job of a script ignores SIGINT, so it gets TERM.)
-cell_pid=""
+cell_pid="" cell_starting=0
 # shellcheck disable=SC2317 # run by the traps
 matrix_abort() {
-	[[ -n $cell_pid ]] || return 0
-	kill -TERM "$cell_pid" 2>/dev/null || true
-	wait "$cell_pid" 2>/dev/null || true
+	local pid=$cell_pid
+	((cell_starting)) && pid=$!
+	[[ -n $pid ]] || return 0
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
 }
 lab_on_signals matrix_abort
 
@@ -185,9 +187,10 @@ for w in "${workload_list[@]}"; do
 			log=$mdir/logs/$p-$w-r$i.log
 			say "$tag: running (log ${log#"$PWD"/})"
 			t0=$SECONDS rc=0
+			cell_starting=1
 			"$LAB_TOP/lab/run.sh" "$p" "$w" --results "$cell" --seed "$cell_seed" \
 				"${run_opts[@]}" -- "${wl_opts[@]}" >"$log.out" 2>"$log" &
-			cell_pid=$!
+			cell_pid=$! cell_starting=0
 			wait "$cell_pid" || rc=$?
 			cell_pid=""
 			dt=$((SECONDS - t0))

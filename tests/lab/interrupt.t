@@ -32,7 +32,7 @@ interrupted() {
 	id=${id#.}
 	check "$name: its guest is running and registered ($id)" \
 		test -n "$id" -a -e "$top/build/guests/$id.lock"
-	check "$name: its QEMU runs" pgrep -f "qemu-system-x86_64 .*/runs/$id/" >/dev/null
+	check "$name: its QEMU runs" test -n "$(pgrep -f "qemu-system-x86_64 .*/runs/$id/")"
 	t0=$SECONDS
 	kill -INT "$pid"
 	wait "$pid" || rc=$?

@@ -52,15 +52,17 @@ done
 "$top/build/workloads/webtrace-gen" --out "$tmp/small.spc" --requests 3000 --footprint 64M --seed 7
 run_wl "webtrace --spc" vanilla webtrace -- --spc "$tmp/small.spc"
 check "webtrace --spc: the host's trace was replayed" \
-	jq -e '.workload_result.requests == 3000 and (.params.args | index("/job/files/small.spc"))' "$res"
+	jq -e '.workload_result.requests == 3000 and (.params.args | index("/job/files/1/small.spc"))' "$res"
 
-# A malformed SPC line fails the run as a workload failure naming file:line.
+# A malformed SPC line is found on the host by webtrace's own parser:
+# exit 2 naming file:line, before anything boots, no result directory.
 printf '0,100,4096,r,0.0\nthis is not spc\n' >"$tmp/bad.spc"
 rc=0
-"$top/lab.sh" run vanilla webtrace -- --spc "$tmp/bad.spc" >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
-check "webtrace bad trace: workload-failed (exit 4)" test "$rc" = 4
-check "webtrace bad trace: the error names file:line" \
-	grep -q 'bad.spc:2' "$(last_line "$tmp/bad.out")/setup.out"
+LAB_RESULTS=$tmp/bad-res "$top/lab.sh" run vanilla webtrace -- --spc "$tmp/bad.spc" >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
+check "webtrace bad trace: exit 2 before booting" test "$rc" = 2
+check "webtrace bad trace: one line naming file:line" \
+	test "$(wc -l <"$tmp/bad.err")" = 1 -a -n "$(grep "webtrace: $tmp/bad.spc:2: " "$tmp/bad.err")"
+check "webtrace bad trace: no result directory" test ! -e "$tmp/bad-res"
 
 # The reference string comes home in the documented format.
 run_wl "cyclic-anon --refs" vanilla cyclic-anon --size 16M --refs -- --passes 2

@@ -8,7 +8,7 @@ SHELL := /bin/bash
 KSCRIPTS := kernel/scripts
 
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
-	kernel-export kernel-reset kernel-check workloads analysis image tools \
+	kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
 	test check-shell bench stress clean distclean fuzz sanitize
 
 all: deps kernels workloads analysis image tools
@@ -45,15 +45,25 @@ kernel-reset:
 kernel-check: deps
 	@$(KSCRIPTS)/check-series.sh
 
+# What the series adds to lru's and mglru's paths, from the two built
+# kernels' vmlinux (fails when more than static branches).
+kernel-cost: tools
+	@$(KSCRIPTS)/kernel-cost.sh
+
 workloads:
 	@$(MAKE) -s -C workloads
 
 # Host helpers of the lab itself.
-tools: build/tools/tsc-khz
+tools: build/tools/tsc-khz build/tools/kernel-cost
 
 build/tools/tsc-khz: lab/tools/tsc-khz.c
 	@mkdir -p $(@D)
 	@gcc -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+
+# make kernel-cost's disassembly walker (kernel/scripts/kernel-cost.sh).
+build/tools/kernel-cost: $(wildcard kernel/scripts/cost/*.[ch])
+	@mkdir -p $(@D)
+	@gcc -std=c11 -Wall -Wextra -Werror -O2 -o $@ $(filter %.c,$^) -lelf
 
 analysis: deps
 	@$(MAKE) -s -C analysis

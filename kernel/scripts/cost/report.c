@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Comparing native paths, and the Markdown report: see report.h. */
+#define _DEFAULT_SOURCE
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "normalise.h"
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A sorted copy of V (the strings are shared, not copied). */
+static char **sorted(char **v, size_t n)
+{
+	char **s = malloc((n ? n : 1) * sizeof(*s));
+
+	if (!s) {
+		fprintf(stderr, "kernel-cost: out of memory\n");
+		exit(3);
+	}
+	if (n)
+		memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), by_text);
+	return s;
+}
+
+/*
+ * Walk the multisets A and B (sorted); call EACH(text, count in B minus
+ * count in A, arg) for every text whose counts differ.  Returns the sum
+ * of the positive differences.
+ */
+static size_t multiset_diff(char **a, size_t na, char **b, size_t nb,
+			    void (*each)(const char *, long, void *), void *arg)
+{
+	size_t i = 0, j = 0, more = 0;
+
+	while (i < na || j < nb) {
+		const char *t;
+		long ca = 0, cb = 0;
+
+		if (j >= nb || (i < na && strcmp(a[i], b[j]) <= 0))
+			t = a[i];
+		else
+			t = b[j];
+		while (i < na && !strcmp(a[i], t))
+			i++, ca++;
+		while (j < nb && !strcmp(b[j], t))
+			j++, cb++;
+		if (cb != ca && each)
+			each(t, cb - ca, arg);
+		if (cb > ca)
+			more += (size_t)(cb - ca);
+	}
+	return more;
+}
+
+static size_t diff_of(char **a, size_t na, char **b, size_t nb,
+		      void (*each)(const char *, long, void *), void *arg)
+{
+	char **sa = sorted(a, na), **sb = sorted(b, nb);
+	size_t more = multiset_diff(sa, na, sb, nb, each, arg);
+
+	free(sa);
+	free(sb);
+	return more;
+}
+
+/* The work shapes of P's instructions (normalise.h); *N of them. */
+static char **work_shapes(const struct native_path *p, size_t *n)
+{
+	char **v = malloc((p->n ? p->n : 1) * sizeof(*v));
+
+	if (!v) {
+		fprintf(stderr, "kernel-cost: out of memory\n");
+		exit(3);
+	}
+	*n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		char *s = work_shape(p->insns[i]);
+
+		if (s)
+			v[(*n)++] = s;
+	}
+	return v;
+}
+
+static void free_shapes(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+struct cost_verdict cost_judge(const struct cost_row *row, long tolerance)
+{
+	const struct native_path *a = &row->path[0], *b = &row->path[1];
+	struct cost_verdict v;
+	size_t na, nb;
+	char **sa = work_shapes(a, &na), **sb = work_shapes(b, &nb);
+
+	v.added = (long)diff_of(sa, na, sb, nb, NULL, NULL);
+	v.net = (long)b->n - (long)a->n;
+	free_shapes(sa, na);
+	free_shapes(sb, nb);
+	v.sites_added = (long)b->sites - (long)a->sites;
+	v.new_calls = diff_of(a->calls, a->ncalls, b->calls, b->ncalls, NULL, NULL);
+	v.tolerance = tolerance;
+	v.pass = v.added <= tolerance && !v.new_calls &&
+		 (row->jump_labels || v.sites_added <= 0);
+	return v;
+}
+
+void report_table_head(FILE *out)
+{
+	fprintf(out, "| function | vanilla reachable | lab reachable | added (sites excluded) | net difference (sites excluded) | static-branch sites added | verdict |\n");
+	fprintf(out, "|---|---:|---:|---:|---:|---:|---|\n");
+}
+
+static void list_new_call(const char *t, long d, void *arg)
+{
+	FILE *out = arg;
+
+	if (d > 0)
+		fprintf(out, ", new call: %s", t);
+}
+
+void report_table_row(FILE *out, const struct cost_row *row,
+		      const struct cost_verdict *v)
+{
+	const struct native_path *a = &row->path[0], *b = &row->path[1];
+
+	fprintf(out, "| %s | %zu | %zu | %ld | %+ld | %+ld | ", row->label,
+		a->n + a->site_insns, b->n + b->site_insns, v->added,
+		v->net, v->sites_added);
+	if (v->pass) {
+		fprintf(out, "ok |\n");
+		return;
+	}
+	fprintf(out, "**FAIL**");
+	if (v->added > v->tolerance)
+		fprintf(out, ": %ld instruction(s) added", v->added);
+	if (v->new_calls)
+		diff_of(a->calls, a->ncalls, b->calls, b->ncalls, list_new_call,
+			out);
+	if (!row->jump_labels && v->sites_added > 0)
+		fprintf(out, ", %ld key test(s): loads and tests, not jump labels",
+			v->sites_added);
+	fprintf(out, " |\n");
+}
+
+static void print_line(const char *t, long d, void *arg)
+{
+	FILE *out = arg;
+
+	if (d > 1 || d < -1)
+		fprintf(out, "%c %s   (x%ld)\n", d > 0 ? '+' : '-', t, d > 0 ? d : -d);
+	else
+		fprintf(out, "%c %s\n", d > 0 ? '+' : '-', t);
+}
+
+static void print_site_line(const char *t, long d, void *arg)
+{
+	FILE *out = arg;
+
+	fprintf(out, "%c [site] %s", d > 0 ? '+' : '-', t);
+	if (d > 1 || d < -1)
+		fprintf(out, "   (x%ld)", d > 0 ? d : -d);
+	fprintf(out, "\n");
+}
+
+void report_diff(FILE *out, const struct cost_row *row)
+{
+	const struct native_path *a = &row->path[0], *b = &row->path[1];
+	size_t more = diff_of(a->insns, a->n, b->insns, b->n, NULL, NULL);
+	size_t fewer = more + a->n - b->n;	/* == removed lines' total */
+	size_t sites = diff_of(a->site_texts, a->site_insns, b->site_texts,
+			       b->site_insns, NULL, NULL);
+	size_t sites_gone = sites + a->site_insns - b->site_insns;
+
+	if (!more && !fewer && !sites && !sites_gone)
+		return;
+	fprintf(out, "\n#### %s: %zu instruction(s) only in lab, %zu only in vanilla\n\n",
+		row->label, more, fewer);
+	fprintf(out, "```diff\n");
+	diff_of(a->site_texts, a->site_insns, b->site_texts, b->site_insns,
+		print_site_line, out);
+	diff_of(a->insns, a->n, b->insns, b->n, print_line, out);
+	fprintf(out, "```\n");
+}

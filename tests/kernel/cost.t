@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# make kernel-cost (kernel/scripts/kernel-cost.sh): on small programs that
+# differ from a reference by one thing each, the checker passes a hook
+# behind a jump-label static branch and fails an unconditional call, an
+# unconditional counter update and a hook behind a plain key test (a
+# static key without jump labels); on the built kernels it reports every
+# hot function of reclaim.
+set -euo pipefail
+# shellcheck source=../lib/tap.bash
+source "$(dirname "$0")/../lib/tap.bash"
+
+cost=$top/kernel/scripts/kernel-cost.sh
+[[ -x $top/build/tools/kernel-cost ]] || skip_all "build/tools/kernel-cost not built (make tools)"
+
+# One function, hot(), in five builds: VARIANT 0 is the reference, each
+# other one adds one thing after the call to helper().
+cat >"$tmp/hot.c" <<'EOF'
+#if VARIANT == 1
+struct key { int enabled; } lab_key;
+/* x86-64 6.1's arch_static_branch(): a 5-byte NOP and a __jump_table entry */
+static inline __attribute__((always_inline)) int key_on(struct key *k)
+{
+	asm goto("1: .byte 0x0f,0x1f,0x44,0x00,0x00\n\t"
+		 ".pushsection __jump_table, \"aw\"\n\t"
+		 ".balign 8\n\t"
+		 ".long 1b - .\n\t"
+		 ".long %l[yes] - .\n\t"
+		 ".quad %c0 - .\n\t"
+		 ".popsection"
+		 : : "i"(k) : : yes);
+	return 0;
+yes:
+	return 1;
+}
+#elif VARIANT == 3
+int lab_count;
+#elif VARIANT == 4
+long lab_events;
+#endif
+
+__attribute__((noinline)) void helper(long *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+__attribute__((noinline)) void hook(long *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+long hot(long *p, long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += p[i] * 3;
+	helper(p);
+#if VARIANT == 1	/* a hook behind a static branch: allowed */
+	if (key_on(&lab_key))
+		hook(p);
+#elif VARIANT == 2	/* an unconditional call */
+	hook(p);
+#elif VARIANT == 3	/* static_branch_unlikely() without jump labels */
+	if (__atomic_load_n(&lab_count, __ATOMIC_RELAXED) > 0)
+		hook(p);
+#elif VARIANT == 4	/* an unconditional counter update */
+	__atomic_fetch_add(&lab_events, 1, __ATOMIC_RELAXED);
+#endif
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	long a[4] = { argc, argv[0][0] };
+
+	return (int)hot(a, argc);
+}
+EOF
+for v in 0 1 2 3 4; do
+	gcc -std=gnu11 -O2 -fno-pie -no-pie -DVARIANT=$v -o "$tmp/hot$v" "$tmp/hot.c"
+done
+
+# run VARIANT [OPTION...]: the checker on hot0 against hotVARIANT; sets rc,
+# and row (hot's table row).
+run() {
+	local v=$1
+	shift
+	rc=0
+	"$cost" --function hot --files '' "$@" "$tmp/hot0" "$tmp/hot$v" >"$tmp/out$v" 2>"$tmp/err" || rc=$?
+	row=$(grep '^| hot |' "$tmp/out$v" || true)
+}
+
+# field N of the row (1: function, 2: vanilla reachable, ...)
+field() {
+	awk -F' *[|] *' -v n="$1" '{ print $(n + 1) }' <<<"$row"
+}
+
+# The reference's instructions, counted from objdump apart from the
+# checker: hot() has no dead code, so all but its alignment NOPs are
+# reachable.
+insns=$(objdump -d --no-show-raw-insn --disassemble=hot "$tmp/hot0" |
+	grep -cP '^\s+[0-9a-f]+:\t(?!nop)')
+jt_size=$(readelf -SW "$tmp/hot1" | awk '$2 == "__jump_table" { print $6 }')
+sites=$((16#${jt_size:-0} / 16))
+
+run 1
+is "$rc" 0 "a hook behind a jump-label static branch passes"
+is "$(field 2)" "$insns" "... the reference's path is hot()'s $insns instructions (objdump)"
+is "$(field 6)" "+$sites" "... the lab adds the $sites site(s) of its __jump_table"
+is "$(field 4)" 0 "... and no instruction that does work"
+check "... the hook's call is not on the path" bash -c "! grep -q 'call <hook>' '$tmp/out1'"
+
+run 2
+is "$rc" 1 "an unconditional call fails"
+check "... naming the callee" grep -q 'new call: hook' <<<"$row"
+is "$(field 3)" "$(objdump -d --no-show-raw-insn --disassemble=hot "$tmp/hot2" |
+	grep -cP '^\s+[0-9a-f]+:\t(?!nop)')" "... the lab's path is all of its hot() (objdump)"
+
+run 4
+is "$rc" 1 "an unconditional counter update fails"
+is "$(field 4)" 1 "... one instruction added"
+check "... the diff shows it" grep -q '^+ lock add.*<lab_events>(%rip)' "$tmp/out4"
+run 4 --tolerance 1
+is "$rc" 0 "... and passes with --tolerance 1"
+
+run 3
+is "$rc" 1 "a hook behind a key test (no jump labels) fails"
+check "... as a key test, not as growth" grep -q '1 key test(s)' <<<"$row"
+is "$(field 4)" 0 "... with no instruction added besides"
+
+usage_error "a bad --tolerance: exit 2, one line" "$cost" --tolerance x
+usage_error "one vmlinux only: exit 2, one line" "$cost" "$tmp/hot0"
+usage_error "a missing file: exit 2, one line" "$cost" "$tmp/hot0" "$tmp/none"
+rc=0
+LAB_BUILD=$tmp/nobuild "$cost" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc" 2 "no built kernels: exit 2"
+check "... naming the command that builds the vanilla one" grep -q 'make kernel-vanilla' "$tmp/err"
+rc=0
+"$cost" --function no_such_function --files '' "$tmp/hot0" "$tmp/hot1" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc" 5 "a function in neither file: exit 5"
+
+# The built kernels (make test builds both).
+vanilla=$top/build/src/vanilla/_out-vanilla/vmlinux
+lab=$top/build/src/lab/_out-lab/vmlinux
+if [[ -f $vanilla && -f $lab ]]; then
+	rc=0
+	"$cost" >"$tmp/kernel.md" 2>"$tmp/err" || rc=$?
+	check "the kernels are compared (exit 0 or 1, not an error)" test "$rc" -le 1
+	for f in folio_mark_accessed folio_add_lru lru_add_fn folio_activate \
+		shrink_folio_list shrink_active_list isolate_lru_folios \
+		workingset_eviction workingset_refault sort_folio; do
+		check "the table has $f" grep -qE "^\| $f( \(in [a-z_]+\))? \|" "$tmp/kernel.md"
+	done
+	mapfile -t rows < <(grep -E '^\| ' "$tmp/kernel.md")
+	diag "${rows[@]}"
+else
+	skip "the built kernels are compared" "no vmlinux in build/src/{vanilla,lab} (make kernels)"
+fi
+done_testing

@@ -13,15 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 static const char *const prefixes[] = {
 	"lock", "rep", "repz", "repe", "repnz", "repne", "notrack", "bnd",
@@ -159,11 +151,7 @@ static void add_insn(struct insn_list *out, size_t *cap, char *line,
 	struct insn in = { .addr = addr };
 	char *comment = fold(line);
 
-	in.text = strdup(line);
-	if (!in.text) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
+	in.text = xstrdup(line);
 	in.kind = classify(&in);
 	if (in.kind == INSN_JUMP || in.kind == INSN_JCC || in.kind == INSN_CALL) {
 		in.has_ref = trailing_ref(in.text, &in.ref);

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "xalloc.h"
+
 #define JUMP_ENTRY_SIZE 16
 
 static void fail(char *err, size_t errlen, const char *fmt, ...)
@@ -22,28 +24,6 @@ static void fail(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
 }
 
 static int read_sections(struct elf_image *img, Elf *elf, size_t shstrndx,

@@ -24,6 +24,7 @@
 #include "native_path.h"
 #include "report.h"
 #include "units.h"
+#include "xalloc.h"
 
 #define EXIT_GREW 1
 #define EXIT_USAGE 2
@@ -49,13 +50,9 @@ static int by_lo(const void *a, const void *b)
 static struct addr_range *ranges_of(const struct unit_list *l, int side,
 				    size_t *n)
 {
-	struct addr_range *r = calloc(4 * l->n + 1, sizeof(*r));
+	struct addr_range *r = xcalloc(4 * l->n, sizeof(*r));
 	size_t k = 0, m = 0;
 
-	if (!r) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(EXIT_ELF);
-	}
 	for (size_t i = 0; i < l->n; i++)
 		for (size_t j = 0; j < l->v[i].in[side].nranges; j++)
 			r[k++] = l->v[i].in[side].ranges[j];
@@ -108,12 +105,8 @@ static void open_side(struct side *s, const char *path)
 static void discover(struct unit_list *units, const struct side *sides,
 		     const char *files)
 {
-	char *list = strdup(files), *save = NULL;
+	char *list = xstrdup(files), *save = NULL;
 
-	if (!list) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(EXIT_ELF);
-	}
 	for (char *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save))
 		units_discover(units, &sides[0].img, &sides[1].img, f);
 	free(list);
@@ -122,13 +115,9 @@ static void discover(struct unit_list *units, const struct side *sides,
 static int compare(const struct unit_list *units, struct side *sides,
 		   long tolerance)
 {
-	struct cost_row *rows = calloc(units->n + 1, sizeof(*rows));
+	struct cost_row *rows = xcalloc(units->n, sizeof(*rows));
 	int failed = 0;
 
-	if (!rows) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(EXIT_ELF);
-	}
 	for (size_t i = 0; i < units->n; i++) {
 		rows[i].label = units->v[i].label;
 		rows[i].jump_labels = sides[1].img.has_jump_table;

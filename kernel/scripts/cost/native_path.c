@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "normalise.h"
+#include "xalloc.h"
 
 enum key_role {
 	ROLE_NONE,
@@ -19,16 +20,6 @@ enum key_role {
 
 #define KEY_TEST_WINDOW 6	/* instructions from the load to the jcc */
 #define SWITCH_MAX 4096		/* entries of a switch table */
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
 
 /* A key of IMG that is off on the native path (see native_path.h). */
 static int key_is_off(const struct elf_image *img, const struct elf_image *ref,
@@ -187,11 +178,7 @@ void key_tests_find(const struct elf_image *img, const struct elf_image *ref,
 		    const struct insn_list *list, struct key_tests *out)
 {
 	out->n = list->n;
-	out->role = calloc(list->n ? list->n : 1, 1);
-	if (!out->role) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
+	out->role = xcalloc(list->n, 1);
 	if (img->has_jump_table)
 		return;
 	for (size_t i = 0; i < list->n; i++) {
@@ -353,11 +340,7 @@ int native_path_walk(const struct elf_image *img, const struct elf_image *ref,
 	memset(out, 0, sizeof(*out));
 	if (!insn_at(list, u->entry))
 		return -1;
-	w.seen = calloc(list->n ? list->n : 1, 1);
-	if (!w.seen) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
+	w.seen = xcalloc(list->n, 1);
 	push(&w, u->entry);
 	while (w.depth) {
 		size_t i = w.stack[--w.depth];

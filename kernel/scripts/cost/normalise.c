@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 #define KERNEL_BASE 0xffffffff80000000ULL
 #define FAR_DISPLACEMENT 0x10000000ULL
 
@@ -21,11 +23,7 @@ static void put(struct buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		b->cap = 2 * (b->len + n + 1);
-		b->s = realloc(b->s, b->cap);
-		if (!b->s) {
-			fprintf(stderr, "kernel-cost: out of memory\n");
-			exit(3);
-		}
+		b->s = xrealloc(b->s, b->cap);
 	}
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
@@ -84,9 +82,9 @@ char *callee_name(const struct elf_image *img, const struct insn *in)
 	const struct elf_symbol *s;
 
 	if (in->kind == INSN_ICALL || in->kind == INSN_IJUMP || !in->has_ref)
-		return strdup("*indirect");
+		return xstrdup("*indirect");
 	s = elf_symbol_at(img, in->ref);
-	return s ? symbol_base_name(s->name) : strdup("<addr>");
+	return s ? symbol_base_name(s->name) : xstrdup("<addr>");
 }
 
 /* A register other than %rip, %rsp and the segments: "%R". */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "normalise.h"
+#include "xalloc.h"
 
 static int by_text(const void *a, const void *b)
 {
@@ -16,12 +17,8 @@ static int by_text(const void *a, const void *b)
 /* A sorted copy of V (the strings are shared, not copied). */
 static char **sorted(char **v, size_t n)
 {
-	char **s = malloc((n ? n : 1) * sizeof(*s));
+	char **s = xcalloc(n, sizeof(*s));
 
-	if (!s) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
 	if (n)
 		memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), by_text);
@@ -72,12 +69,8 @@ static size_t diff_of(char **a, size_t na, char **b, size_t nb,
 /* The work shapes of P's instructions (normalise.h); *N of them. */
 static char **work_shapes(const struct native_path *p, size_t *n)
 {
-	char **v = malloc((p->n ? p->n : 1) * sizeof(*v));
+	char **v = xcalloc(p->n, sizeof(*v));
 
-	if (!v) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
 	*n = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		char *s = work_shape(p->insns[i]);

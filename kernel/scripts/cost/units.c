@@ -7,27 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
 
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		fprintf(stderr, "kernel-cost: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
 
 static int is_clone_of(const char *sym, const char *name)
 {

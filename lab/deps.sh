@@ -24,6 +24,8 @@ packages=(
 	shellcheck perl python3-ply python3-git
 	# fuzz targets (libFuzzer) and their replay in make test
 	clang libclang-rt-14-dev
+	# lab.sh matrix's engines: GNU parallel, Slurm (and its munge auth)
+	parallel slurmctld slurmd slurm-client munge
 )
 
 missing=()

@@ -1,7 +1,13 @@
 #include "lost.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libtracecmd 1.3 exports this but declares it only in its private
+ * header: the "CPU: N" blocks of the kernel's per_cpu/cpuN/stats, as
+ * trace-cmd record saved them at the end of the recording. */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 static int grow(struct lost_events *l, int ncpus)
 {
@@ -53,6 +59,34 @@ int lost_account(struct lost_events *l, int cpu, const struct tep_record *rec,
 	return found;
 }
 
+int lost_read_kernel_stats(struct lost_events *l, struct tracecmd_input *handle)
+{
+	const char *stats = tracecmd_get_cpustats(handle);
+	int cpu = -1;
+
+	for (const char *line = stats; line != NULL && *line; line = strchr(line, '\n')) {
+		unsigned long long v;
+		int n;
+
+		if (*line == '\n')
+			line++;
+		if (sscanf(line, "CPU: %d", &n) == 1) {
+			cpu = n;
+			if (cpu >= l->ncpus && grow(l, cpu + 1) != 0)
+				return -1;
+		} else if (cpu >= 0 && (sscanf(line, "overrun: %llu", &v) == 1 ||
+					sscanf(line, "dropped events: %llu", &v) == 1)) {
+			l->cpu[cpu].kernel += v;
+		}
+	}
+	return 0;
+}
+
+unsigned long long lost_of_cpu(const struct lost_cpu *c)
+{
+	return c->kernel > c->lost ? c->kernel : c->lost;
+}
+
 struct lost_cpu lost_sum(const struct lost_events *l)
 {
 	struct lost_cpu sum = { 0 };
@@ -61,6 +95,8 @@ struct lost_cpu lost_sum(const struct lost_events *l)
 		sum.lost += l->cpu[i].lost;
 		sum.gaps += l->cpu[i].gaps;
 		sum.unknown += l->cpu[i].unknown;
+		sum.kernel += l->cpu[i].kernel;
+		sum.last_ts += lost_of_cpu(&l->cpu[i]);
 	}
 	return sum;
 }

@@ -7,12 +7,14 @@
  * for it; libtracecmd hands both over as tep_record.missed_events of the
  * page's first record (a count, or -1 when the page could not hold it).
  * The lost events happened between the CPU's previous record and that
- * one: a gap. */
+ * one: a gap.  Events overwritten after trace-cmd's last read carry no
+ * flag; the kernel's own per-CPU statistics, which trace-cmd saves at the
+ * end of the recording (overrun, dropped events), count them too. */
 #ifndef LOST_H
 #define LOST_H
 
 #include <stdbool.h>
-#include <event-parse.h>
+#include <trace-cmd.h>
 
 struct lost_gap {
 	unsigned long long start_ts;	/* the CPU's previous record (or the trace start) */
@@ -26,6 +28,7 @@ struct lost_cpu {
 	unsigned long long unknown;	/* gaps whose size is unknown */
 	unsigned long long last_ts;	/* the last record seen */
 	bool seen;			/* a record was seen */
+	unsigned long long kernel;	/* overrun + dropped events, the kernel's count */
 };
 
 struct lost_events {
@@ -43,7 +46,16 @@ void lost_free(struct lost_events *l);
 int lost_account(struct lost_events *l, int cpu, const struct tep_record *rec,
 		 unsigned long long t0, struct lost_gap *gap);
 
-/* lost, gaps and unknown summed over the CPUs. */
+/* Reads the kernel's per-CPU statistics saved in the trace (if any).
+ * Returns 0, or -1 when out of memory. */
+int lost_read_kernel_stats(struct lost_events *l, struct tracecmd_input *handle);
+
+/* What the CPU lost: the kernel's count, or the flagged count when that
+ * is larger (a trace without statistics). */
+unsigned long long lost_of_cpu(const struct lost_cpu *c);
+
+/* lost, gaps, unknown and kernel summed over the CPUs; last_ts holds
+ * the sum of lost_of_cpu(). */
 struct lost_cpu lost_sum(const struct lost_events *l);
 
 #endif

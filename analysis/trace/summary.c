@@ -59,20 +59,23 @@ static void write_per_cpu(FILE *out, const struct lost_events *l, bool unknown,
 {
 	fputs(open, out);
 	for (int c = 0; c < l->ncpus; c++)
-		fprintf(out, "%s%llu", c ? sep : "", unknown ? l->cpu[c].unknown : l->cpu[c].lost);
+		fprintf(out, "%s%llu", c ? sep : "", unknown ? l->cpu[c].unknown : lost_of_cpu(&l->cpu[c]));
 	fputs(close, out);
 }
 
 static void write_lost(const struct summary *s, const struct lost_events *lost, FILE *out)
 {
 	struct lost_cpu sum = lost_sum(lost);
-	unsigned long long n = sum.lost, unknown = sum.unknown;
+	unsigned long long n = sum.last_ts;	/* lost_of_cpu() summed */
 
 	fprintf(out, "lost_events: %llu", n);
 	write_per_cpu(out, lost, false, " (per CPU: ", " ", ")\n");
+	fprintf(out, "lost_in_gaps: %llu (located in the timeline's intervals; the rest were lost in gaps of "
+		"unknown size or after trace-cmd's last read)\n",
+		sum.lost);
 	fprintf(out, "lost_gaps: %llu", sum.gaps);
-	if (unknown > 0)
-		fprintf(out, " (%llu of unknown size: lost_events is a lower bound)", unknown);
+	if (sum.unknown > 0)
+		fprintf(out, " (%llu of unknown size)", sum.unknown);
 	fputc('\n', out);
 	if (s->events + n > 0)
 		fprintf(out, "lost_share: %.4f%% of the events that happened\n",

@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace-timeline: out of memory\n");
 		goto free_sources;
 	}
-	if (lost_init(&lost, tep_get_cpus(tep)) != 0) {
+	if (lost_init(&lost, tep_get_cpus(tep)) != 0 || lost_read_kernel_stats(&lost, handle) != 0) {
 		fprintf(stderr, "trace-timeline: out of memory\n");
 		summary_free(&summary);
 		goto free_sources;

@@ -34,17 +34,29 @@ const char *fuzz_input_path(const uint8_t *data, size_t size)
 	return path;
 }
 
+static char scratch[] = "/tmp/lab-fuzz-XXXXXX";
+
+/* The targets write their output as "out" in the scratch directory. */
+static void remove_scratch(void)
+{
+	char out[sizeof(scratch) + 8];
+
+	snprintf(out, sizeof(out), "%s/out", scratch);
+	unlink(out);
+	rmdir(scratch);
+}
+
 const char *fuzz_scratch_dir(void)
 {
-	static char dir[] = "/tmp/lab-fuzz-XXXXXX";
 	static int made;
 
 	if (!made) {
-		if (mkdtemp(dir) == NULL) {
+		if (mkdtemp(scratch) == NULL) {
 			perror("fuzz: mkdtemp");
 			abort();
 		}
+		atexit(remove_scratch);
 		made = 1;
 	}
-	return dir;
+	return scratch;
 }

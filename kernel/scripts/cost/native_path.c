@@ -156,7 +156,8 @@ static void match_key_test(const struct insn *v, size_t n, size_t i,
 					continue;
 				}
 			}
-			if (!flag_neutral(in) || writes_family(in, fam))
+			/* before the test, the flags do not matter yet */
+			if (in->kind != INSN_PLAIN || writes_family(in, fam))
 				return;
 			continue;
 		}

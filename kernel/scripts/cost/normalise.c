@@ -198,8 +198,8 @@ int register_shuffle(const char *t)
 		if (!strcmp(t, *s))
 			return 1;
 	/* the frame: sub/add $N,%rsp around calls */
-	if ((!strncmp(t, "sub $0x", 7) || !strncmp(t, "add $0x", 7)) &&
-	    n > 6 && !strcmp(t + n - 6, ",%rsp"))
+	if ((!strncmp(t, "sub $", 5) || !strncmp(t, "add $", 5)) &&
+	    n > 5 && !strcmp(t + n - 5, ",%rsp"))
 		return 1;
 	/* a spill or a reload: mov %R,N(%rsp), mov N(%rsp),%R */
 	if (!strncmp(t, "mov", 3) && (strstr(t, "(%rsp),%R") ||
@@ -219,22 +219,72 @@ static int control_flow(const char *t)
 	       !strncmp(op, "int3", 4) || !strncmp(op, "ud2", 3);
 }
 
+/* Copy the mnemonic at *T (with "lock "), its size suffix dropped. */
+static void put_mnemonic(struct buf *b, const char **t)
+{
+	static const char *const sized[] = {
+		"mov", "add", "sub", "and", "or", "xor", "cmp", "test", "inc",
+		"dec", "neg", "not", "shl", "shr", "sar", "sal", "rol", "ror",
+		"adc", "sbb", "bt", "bts", "btr", "btc", "xadd", "cmpxchg",
+		"xchg", "lea", "push", "pop", "imul", NULL,
+	};
+	size_t n;
+
+	if (!strncmp(*t, "lock ", 5)) {
+		puts_buf(b, "lock ");
+		*t += 5;
+	}
+	n = strcspn(*t, " ");
+	for (const char *const *m = sized; *m; m++)
+		if (strlen(*m) + 1 == n && !strncmp(*t, *m, n - 1) &&
+		    strchr("bwlq", (*t)[n - 1])) {
+			puts_buf(b, *m);
+			*t += n;
+			return;
+		}
+	put(b, *t, n);
+	*t += n;
+}
+
 char *work_shape(const char *t)
 {
 	struct buf b = { 0 };
+	char *shape;
 
 	if (control_flow(t) || register_shuffle(t))
 		return NULL;
+	put_mnemonic(&b, &t);
 	while (*t) {
-		if (t[0] == '0' && t[1] == 'x' && isxdigit((unsigned char)t[2])) {
-			puts_buf(&b, "N");
-			t += 2;
+		const char *m = t + (*t == '-');
+
+		/* a number, a displacement included: N */
+		if (m[0] == '0' && m[1] == 'x' && isxdigit((unsigned char)m[2])) {
+			t = m + 2;
 			while (isxdigit((unsigned char)*t))
 				t++;
+			if (!strncmp(t, "(%rsp)", 6)) {	/* a stack slot */
+				puts_buf(&b, "%R");
+				t += 6;
+			} else {
+				puts_buf(&b, "N");
+			}
 			continue;
 		}
+		if (!strncmp(t, "(%rsp)", 6)) {
+			puts_buf(&b, "%R");
+			t += 6;
+			continue;
+		}
+		/* a memory operand without displacement: N(...) all the same */
+		if (*t == '(' && !(b.len && b.s[b.len - 1] == 'N'))
+			puts_buf(&b, "N");
 		put(&b, t, 1);
 		t++;
 	}
-	return b.s;
+	shape = b.s;
+	if (shape && register_shuffle(shape)) {
+		free(shape);
+		return NULL;
+	}
+	return shape;
 }

@@ -35,9 +35,12 @@ int register_shuffle(const char *text);
 /*
  * The shape of an instruction that does work, for counting what was
  * added: its normalised text with every number replaced by N (a field
- * offset that moved because a struct grew is the same work); NULL for
- * control flow (jumps, calls, returns, NOPs: block layout and calls are
- * judged apart) and register shuffles.  A new string.
+ * offset that moved because a struct grew is the same work), a memory
+ * operand without displacement given one, a stack slot taken for the
+ * register it stands for, the size suffix dropped (testq and test);
+ * NULL for control flow (jumps, calls, returns, NOPs: block layout and
+ * calls are judged apart) and register shuffles, before or after that.
+ * A new string.
  */
 char *work_shape(const char *text);
 

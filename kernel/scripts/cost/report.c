@@ -165,6 +165,18 @@ static void print_site_line(const char *t, long d, void *arg)
 	fprintf(out, "\n");
 }
 
+static void print_added_shape(const char *t, long d, void *arg)
+{
+	FILE *out = arg;
+
+	if (d <= 0)
+		return;
+	if (d > 1)
+		fprintf(out, "+ %s   (x%ld)\n", t, d);
+	else
+		fprintf(out, "+ %s\n", t);
+}
+
 void report_diff(FILE *out, const struct cost_row *row)
 {
 	const struct native_path *a = &row->path[0], *b = &row->path[1];
@@ -173,6 +185,8 @@ void report_diff(FILE *out, const struct cost_row *row)
 	size_t sites = diff_of(a->site_texts, a->site_insns, b->site_texts,
 			       b->site_insns, NULL, NULL);
 	size_t sites_gone = sites + a->site_insns - b->site_insns;
+	size_t na, nb;
+	char **sa, **sb;
 
 	if (!more && !fewer && !sites && !sites_gone)
 		return;
@@ -183,4 +197,16 @@ void report_diff(FILE *out, const struct cost_row *row)
 		print_site_line, out);
 	diff_of(a->insns, a->n, b->insns, b->n, print_line, out);
 	fprintf(out, "```\n");
+	if (!more)
+		return;
+	/* what the verdict counted: work shapes only lab has more of */
+	sa = work_shapes(a, &na);
+	sb = work_shapes(b, &nb);
+	if (diff_of(sa, na, sb, nb, NULL, NULL)) {
+		fprintf(out, "\nCounted as added (numbers as N):\n\n```diff\n");
+		diff_of(sa, na, sb, nb, print_added_shape, out);
+		fprintf(out, "```\n");
+	}
+	free_shapes(sa, na);
+	free_shapes(sb, nb);
 }

@@ -14,6 +14,34 @@
 result_file_map=()
 result_code=0
 
+# result_host_json: the host a run starts on, as result.json's host:
+# name, CPU model, online CPUs and the 1-minute load average, so that
+# runs from different machines can be told apart (lab.sh compare warns
+# when a table mixes CPU models, and --by host splits it).
+result_host_json() {
+	local model
+	model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1)
+	[[ -n $model ]] || model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
+	jq -cn --arg name "$(uname -n)" --arg model "$model" --argjson cores "$(getconf _NPROCESSORS_ONLN)" \
+		--argjson load "$(cut -d' ' -f1 /proc/loadavg)" \
+		'{name: $name, cpu_model: (if $model == "" then null else $model end), cores: $cores, load_1m: $load}'
+}
+
+# result_engine_json: what scheduled the run, {engine, engine_job}, from
+# the environment the scheduler gives its jobs: slurm (SLURM_JOB_ID; the
+# job as JOBID or ARRAYJOBID_TASK), parallel (GNU parallel's
+# PARALLEL_SEQ, the job's row in its --joblog), else local (null).
+result_engine_json() {
+	local engine=local job=""
+	if [[ -n ${SLURM_JOB_ID:-} ]]; then
+		engine=slurm job=$SLURM_JOB_ID
+		[[ -z ${SLURM_ARRAY_JOB_ID:-} ]] || job=${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID:-}
+	elif [[ -n ${PARALLEL_SEQ:-} ]]; then
+		engine=parallel job=$PARALLEL_SEQ
+	fi
+	jq -cn --arg e "$engine" --arg j "$job" '{engine: $e, engine_job: (if $j == "" then null else $j end)}'
+}
+
 # result_collect PARTDIR RESULTS_IMG: copy /run from the guest's results
 # disk (ext4) into PARTDIR without mounting it.
 result_collect() {

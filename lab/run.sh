@@ -271,6 +271,7 @@ request_json() {
 		--argjson vcpus "$vcpus" --arg accel "$accel" --argjson kernel "$guest_kernel_json" \
 		--arg source "$(linux_source_version)" --arg trace "$trace" \
 		--arg started_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--argjson host "$(result_host_json)" --argjson engine "$(result_engine_json)" \
 		--argjson sysctl "$(json_array "${sysctls[@]}")" \
 		--argjson boot_args "$(json_array "${boot_args[@]}")" \
 		--argjson cgroup "${wl_cgroups[0]}" --argjson switch_at "$switch_at" --argjson also "$also" \
@@ -279,7 +280,8 @@ request_json() {
 		  params: {size: $size, args: $args, sysctl: $sysctl, cgroup: $cgroup,
 		           boot_args: $boot_args, switch_at: $switch_at, also: $also},
 		  seed: $seed, mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
-		  linux_source_version: $source, trace: $trace, started_at: $started_at}'
+		  linux_source_version: $source, trace: $trace, started_at: $started_at,
+		  host: $host} + $engine'
 }
 
 # The rep being made, for the cleanup on exit or interruption.

@@ -23,6 +23,7 @@ enum {
 	OPT_REFS,
 	OPT_KEEP_CACHES,
 	OPT_READAHEAD,
+	OPT_CHECK_ONLY,
 	OPT_HELP,
 };
 
@@ -31,6 +32,7 @@ static const struct option common_options[] = {
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "emit-refs", required_argument, NULL, OPT_REFS },
+	{ "check-only", no_argument, NULL, OPT_CHECK_ONLY },
 	{ "help", no_argument, NULL, OPT_HELP },
 };
 
@@ -61,6 +63,9 @@ static void usage(const struct wl_spec *s)
 		       "                    asked for (default on)\n");
 	printf("  --emit-refs FILE  write the timed phase's page reference string\n"
 	       "                    (LABREFS1; %s)\n"
+	       "  --check-only      parse the options and the input files they name,\n"
+	       "                    then exit 0 (or 2 with the usual error); creates,\n"
+	       "                    opens and requires nothing else, not even --dir\n"
 	       "  --help            this text\n",
 	       s->objects);
 	if (s->notes)
@@ -134,6 +139,9 @@ static void parse(struct wl *w, int argc, char **argv)
 		case OPT_READAHEAD:
 			w->readahead = parse_readahead(optarg);
 			break;
+		case OPT_CHECK_ONLY:
+			w->check_only = 1;
+			break;
 		case 'h':
 		case OPT_HELP:
 			usage(s);
@@ -159,7 +167,7 @@ static void parse(struct wl *w, int argc, char **argv)
 		}
 	}
 	/* setup writes in --dir; run only reads what is there. */
-	if ((s->flags & WL_FILES) && access(w->dir, W_OK | X_OK) &&
+	if ((s->flags & WL_FILES) && !w->check_only && access(w->dir, W_OK | X_OK) &&
 	    (w->phase != PHASE_RUN || access(w->dir, X_OK)))
 		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", w->dir, strerror(errno));
 }
@@ -286,6 +294,8 @@ int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv)
 	if (spec->flags & WL_FILES)
 		result_str(&w.res, "readahead", w.readahead ? "on" : "off");
 	spec->prepare(&w);
+	if (w.check_only)
+		return 0;
 
 	refs_none(&w.refs);
 	if ((w.phase & PHASE_RUN) && w.refs_path &&

@@ -4,11 +4,14 @@
  * over to wl_main(), which
  *
  *   1. parses the common options (--seed, --phase, --dir, --emit-refs,
- *      --help, and with the flags below --size, --no-drop-caches,
- *      --readahead) and passes the workload's own to spec->option;
- *   2. calls spec->prepare (validate, lay out, add the describing RESULT
- *      fields), then opens the --emit-refs file (before setup, so a bad
- *      path costs nothing);
+ *      --check-only, --help, and with the flags below --size,
+ *      --no-drop-caches, --readahead) and passes the workload's own to
+ *      spec->option;
+ *   2. calls spec->prepare (validate, lay out, parse the input files, add
+ *      the describing RESULT fields; it reads what it must and creates,
+ *      opens for writing or requires nothing: --check-only ends here,
+ *      exit 0, before --dir is looked at), then opens the --emit-refs
+ *      file (before setup, so a bad path costs nothing);
  *   3. setup phase: spec->setup, timed as "setup_s";
  *   4. run phase: spec->open (data files through wl_open_data, so the
  *      readahead advice and the cache dropping of --phase all reach them),
@@ -70,6 +73,7 @@ struct wl {
 	const char *refs_path;
 	int keep_caches; /* --no-drop-caches */
 	int readahead;   /* --readahead on (1, default) or off (0) */
+	int check_only;  /* --check-only: parse options and inputs, nothing else */
 	struct refs refs;
 	struct result res;
 	double start; /* of the timed phase */

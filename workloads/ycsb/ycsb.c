@@ -330,7 +330,6 @@ static char *join(const char *dir, const char *name, const char *suffix)
 static void prepare(struct wl *w)
 {
 	struct ycsb *y = w->priv;
-	char name[64], *dir;
 
 	y->w = w;
 	if (y->cache_arg)
@@ -339,15 +338,6 @@ static void prepare(struct wl *w)
 	if (y->records < MIN_RECORDS)
 		die(EXIT_LAB_USAGE, "bad --size value '%s': fewer than %d records of %llu bytes",
 		    w->size_arg, MIN_RECORDS, (unsigned long long)y->eng->record_bytes);
-	/* Absolute, as SQLite makes every path it opens: the I/O tap matches it. */
-	dir = realpath(w->dir, NULL);
-	if (!dir)
-		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", w->dir, strerror(errno));
-	snprintf(name, sizeof(name), "ycsb-%s", y->eng->name);
-	y->db_path = join(dir, name, "");
-	y->state_path = join(dir, name, ".state");
-	free(dir);
-	iotap_init(y->db_path, w->readahead);
 	result_str(&w->res, "engine", y->eng->name);
 	result_str(&w->res, "mix", y->mixes);
 	result_str(&w->res, "distribution", dist_name(y));
@@ -357,6 +347,25 @@ static void prepare(struct wl *w)
 	result_u64(&w->res, "ops", y->ops);
 	result_u64(&w->res, "cache_bytes", y->cache_bytes);
 	result_u64(&w->res, "seed", w->seed);
+}
+
+/* The database's paths in --dir, absolute as SQLite makes every path it
+ * opens (the I/O tap matches them); once, by the first phase that runs,
+ * since prepare must not look at --dir (--check-only). */
+static void locate(struct ycsb *y)
+{
+	char name[64], *dir;
+
+	if (y->db_path)
+		return;
+	dir = realpath(y->w->dir, NULL);
+	if (!dir)
+		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", y->w->dir, strerror(errno));
+	snprintf(name, sizeof(name), "ycsb-%s", y->eng->name);
+	y->db_path = join(dir, name, "");
+	y->state_path = join(dir, name, ".state");
+	free(dir);
+	iotap_init(y->db_path, y->w->readahead);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -395,9 +404,12 @@ static int by_key_name(const void *a, const void *b)
 static void setup(struct wl *w)
 {
 	struct ycsb *y = w->priv;
-	uint64_t *order = malloc(y->records * sizeof(*order));
-	char *tmp = malloc(strlen(y->db_path) + 32);
+	uint64_t *order;
+	char *tmp;
 
+	locate(y);
+	order = malloc(y->records * sizeof(*order));
+	tmp = malloc(strlen(y->db_path) + 32);
 	if (!order || !tmp)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	sprintf(tmp, "%s.tmp.%ld", y->db_path, (long)getpid());
@@ -465,6 +477,7 @@ static void open_data(struct wl *w)
 {
 	struct ycsb *y = w->priv;
 
+	locate(y);
 	state_read(y);
 	state_write(y, 0);
 	/* The reference string covers the engine from open to close, as the

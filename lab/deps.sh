@@ -14,6 +14,8 @@ packages=(
 	# guest and QEMU
 	qemu-system-x86 busybox-static e2fsprogs util-linux trace-cmd bpftrace
 	linux-libc-dev
+	# --trace perf: perf record in the guest, perf script on the host
+	linux-perf
 	stress-ng
 	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
 	libleveldb-dev libsnappy-dev libsqlite3-dev g++ strace

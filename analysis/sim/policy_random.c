@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "policy.h"
-#include "rng.h"
+#include "prng.h"
 
 #define RANDOM_ABSENT UINT32_MAX
 
@@ -13,7 +13,7 @@ struct random_policy {
 	uint32_t *frame_of; /* page -> frame, or RANDOM_ABSENT */
 	size_t capacity;
 	size_t used;
-	struct rng rng;
+	struct prng rng;
 };
 
 static void *random_create(const struct sim_trace *trace, const struct sim_params *params,
@@ -35,7 +35,7 @@ static void *random_create(const struct sim_trace *trace, const struct sim_param
 	}
 	for (size_t i = 0; i < trace->distinct; i++)
 		r->frame_of[i] = RANDOM_ABSENT;
-	rng_seed(&r->rng, params->seed);
+	prng_seed(&r->rng, params->seed);
 	return r;
 }
 
@@ -49,7 +49,7 @@ static bool random_access(void *state, uint32_t page)
 	if (r->used < r->capacity) {
 		frame = r->used++;
 	} else {
-		frame = (size_t)rng_below(&r->rng, r->capacity);
+		frame = (size_t)prng_below(&r->rng, r->capacity);
 		r->frame_of[r->frames[frame]] = RANDOM_ABSENT;
 	}
 	r->frames[frame] = page;

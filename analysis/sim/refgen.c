@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rng.h"
+#include "prng.h"
 #include "sizes.h"
 
 #define EXIT_RUNTIME 1
@@ -174,11 +174,11 @@ int main(int argc, char **argv)
 	struct refgen g = { .alpha = 1.0, .seed = 1 };
 	uint32_t *perm = NULL;
 	double *cdf = NULL;
-	struct rng rng;
+	struct prng rng;
 	FILE *f;
 
 	parse_args(argc, argv, &g);
-	rng_seed(&rng, g.seed);
+	prng_seed(&rng, g.seed);
 	if (g.dist == DIST_ZIPF) {
 		cdf = zipf_cdf(g.pages, g.alpha);
 		perm = malloc(g.pages * sizeof(*perm));
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		for (unsigned long long i = 0; i < g.pages; i++)
 			perm[i] = (uint32_t)i;
 		for (unsigned long long i = g.pages - 1; i > 0; i--) {
-			unsigned long long j = rng_below(&rng, i + 1);
+			unsigned long long j = prng_below(&rng, i + 1);
 			uint32_t t = perm[i];
 
 			perm[i] = perm[j];
@@ -214,10 +214,10 @@ int main(int argc, char **argv)
 
 		switch (g.dist) {
 		case DIST_UNIFORM:
-			page = rng_below(&rng, g.pages);
+			page = prng_below(&rng, g.pages);
 			break;
 		case DIST_ZIPF:
-			page = perm[zipf_rank(cdf, g.pages, rng_unit(&rng))];
+			page = perm[zipf_rank(cdf, g.pages, prng_unit(&rng))];
 			break;
 		default:
 			page = i % g.pages;

@@ -26,6 +26,24 @@ LAB_FLAVOURS=(vanilla lab debug)
 # through sysfs; every other one is a policy of the lab kernel's series.
 LAB_POLICIES=(vanilla lru mglru clockpro cart cart-r random)
 LAB_WORKLOADS=(cyclic-anon cyclic-file webtrace mdb-bench ycsb-leveldb ycsb-sqlite)
+# What each policy (and vanilla-mglru) and workload is, one line each, for
+# lab.sh list; tests/lab/list.t fails when an entry of the lists has none.
+declare -gA LAB_ABOUT=(
+	[vanilla]="unpatched 6.1 (reference kernel, its own active/inactive LRU)"
+	[vanilla-mglru]="unpatched 6.1 with MGLRU switched on via /sys/kernel/mm/lru_gen/enabled"
+	[lru]="6.1's active/inactive lists behind the page_replace framework"
+	[mglru]="6.1's multi-gen LRU, selected through the framework"
+	[clockpro]="CLOCK-Pro (Jiang, Chen, Zhang, USENIX ATC 2005)"
+	[cart]="CART (Bansal, Modha, FAST 2004)"
+	[cart-r]="CART with the 2006 cyclic-access detector"
+	[random]="random eviction, seeded (page_replace_random_seed=)"
+	[cyclic-anon]="anonymous region > RAM, cyclic passes, stamps verified"
+	[cyclic-file]="file > RAM on the data disk, cyclic reads (read|mmap)"
+	[webtrace]="SPC I/O trace replay (synthetic web-search trace or --spc FILE)"
+	[mdb-bench]="LRU-K indexed database: index page, record page, ..."
+	[ycsb-leveldb]="YCSB core workloads a..f on LevelDB, every record verified"
+	[ycsb-sqlite]="YCSB core workloads a..f on SQLite, every record verified"
+)
 
 lab_prog=${lab_prog:-lab}
 

@@ -29,8 +29,10 @@ differ in it): mean ± 95% CI (Student t), n, the ratio to the baseline
 and * where Welch's t-test gives p < 0.05; a gmean row summarises the
 ratios. Runs are averaged only when every parameter that can change a
 count matches (kernel, workload options, memory, vCPUs, accel, trace,
-sysctls, boot args, cgroup, switch_at: CONTRACTS.md). Traced runs that
-lost more than 0.1% of their trace events are listed after the tables.
+sysctls, boot args, cgroup, switch_at, companion workloads: CONTRACTS.md).
+Traced runs that lost more than 0.1% of their trace events, and the cells
+with runs that ran beside other lab guests (concurrent_guests > 0, wall
+times that shared the host's CPUs), are listed after the tables.
 RESULTS: run directories or directories holding runs at any depth;
 failed runs are left out (a note on stderr says which).
 

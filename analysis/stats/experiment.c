@@ -9,7 +9,7 @@
 static const char *const param_names[EXPERIMENT_PARAMS] = {
 	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
 	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb",
-	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at",
+	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at", "params.also",
 };
 
 /* What a field a result.json lacks stands for: what lab.sh run does
@@ -34,7 +34,7 @@ int experiment_param_lookup(const char *name)
 		{ "flavour", PARAM_KERNEL_FLAVOUR }, { "args", PARAM_ARGS },
 		{ "params.size", PARAM_ARGS }, { "size", PARAM_ARGS }, { "passes", PARAM_ARGS },
 		{ "mem", PARAM_MEM }, { "sysctl", PARAM_SYSCTL }, { "boot_args", PARAM_BOOT_ARGS },
-		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT },
+		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT }, { "also", PARAM_ALSO },
 	};
 	for (int p = 0; p < EXPERIMENT_PARAMS; p++)
 		if (strcmp(name, param_names[p]) == 0)
@@ -119,9 +119,43 @@ static int add_kernel(struct experiment *e, json_t *root)
 	       add(e, PARAM_CONFIG_SHA, "config", config);
 }
 
-/* Workload options from params.args ("--size 48M" -> "size=48M",
- * "--emit-refs FILE" -> "refs"), or params.size and passes when there is
- * no args array.  --seed is left out: reps differ in seed on purpose. */
+/* Each option of a workload's args array as (key, value): "--size 48M"
+ * -> ("size", "48M"), "--readahead" alone -> ("readahead", ""),
+ * "--emit-refs FILE" -> ("refs", ""); --seed is left out (reps differ in
+ * seed on purpose).  Returns 0, or fn's first non-zero. */
+static int each_arg(json_t *args, int (*fn)(void *ctx, const char *key, const char *value),
+		    void *ctx)
+{
+	size_t n = json_array_size(args);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(args, i));
+		const char *next = i + 1 < n ? json_string_value(json_array_get(args, i + 1)) : NULL;
+		int pair = next != NULL && strncmp(next, "--", 2) != 0, rc = 0;
+
+		if (a == NULL)
+			continue;
+		if (strncmp(a, "--", 2) == 0)
+			a += 2;
+		if (strcmp(a, "emit-refs") == 0)
+			rc = fn(ctx, "refs", "");
+		else if (strcmp(a, "seed") != 0)
+			rc = fn(ctx, a, pair ? next : "");
+		if (rc)
+			return rc;
+		if (pair)
+			i++;
+	}
+	return 0;
+}
+
+static int add_arg(void *e, const char *key, const char *value)
+{
+	return add(e, PARAM_ARGS, key, value);
+}
+
+/* Workload options from params.args, one token each, or params.size and
+ * passes when there is no args array. */
 static int add_args(struct experiment *e, json_t *params)
 {
 	json_t *args = json_object_get(params, "args");
@@ -134,26 +168,7 @@ static int add_args(struct experiment *e, json_t *params)
 		const char *passes = scalar(json_object_get(params, "passes"), buf, sizeof(buf));
 		return passes != NULL && add(e, PARAM_ARGS, "passes", passes) ? -1 : 0;
 	}
-	size_t n = json_array_size(args);
-	for (size_t i = 0; i < n; i++) {
-		const char *a = json_string_value(json_array_get(args, i));
-		const char *next = i + 1 < n ? json_string_value(json_array_get(args, i + 1)) : NULL;
-		int pair = next != NULL && strncmp(next, "--", 2) != 0;
-
-		if (a == NULL)
-			continue;
-		if (strncmp(a, "--", 2) == 0)
-			a += 2;
-		if (strcmp(a, "emit-refs") == 0) {
-			if (add(e, PARAM_ARGS, "refs", ""))
-				return -1;
-		} else if (strcmp(a, "seed") != 0 && add(e, PARAM_ARGS, a, pair ? next : "")) {
-			return -1;
-		}
-		if (pair)
-			i++;
-	}
-	return 0;
+	return each_arg(args, add_arg, e);
 }
 
 /* An array of "K=V" strings, one token each. */
@@ -169,22 +184,78 @@ static int add_list(struct experiment *e, enum experiment_param p, const char *k
 	return 0;
 }
 
+/* A cgroup object as "NAME:LIMIT" (LIMIT in MiB when whole, else in
+ * bytes, or as given for a share of MemTotal, or "unlimited"), or NULL
+ * for null or missing: no cgroup, the default. */
+static const char *cgroup_text(json_t *cgroup, char *buf, size_t len)
+{
+	json_t *limit = json_object_get(cgroup, "limit_bytes");
+	const char *name = string_or(cgroup, "name", "?");
+
+	if (!json_is_object(cgroup))
+		return NULL;
+	if (json_is_integer(limit) && json_integer_value(limit) % (1 << 20) == 0)
+		snprintf(buf, len, "%s:%lldM", name, (long long)json_integer_value(limit) >> 20);
+	else if (json_is_integer(limit))
+		snprintf(buf, len, "%s:%lld", name, (long long)json_integer_value(limit));
+	else
+		snprintf(buf, len, "%s:%s", name, string_or(cgroup, "limit", "unlimited"));
+	return buf;
+}
+
 static int add_cgroup(struct experiment *e, json_t *cgroup)
 {
 	char buf[160];
-	json_t *limit = json_object_get(cgroup, "limit_bytes");
+	const char *text = cgroup_text(cgroup, buf, sizeof(buf));
 
-	if (!json_is_object(cgroup))
-		return 0;	/* null or missing: no cgroup, the default */
-	if (json_is_integer(limit) && json_integer_value(limit) % (1 << 20) == 0)
-		snprintf(buf, sizeof(buf), "%s:%lldM", string_or(cgroup, "name", "?"),
-			 (long long)json_integer_value(limit) >> 20);
-	else if (json_is_integer(limit))
-		snprintf(buf, sizeof(buf), "%s:%lld", string_or(cgroup, "name", "?"),
-			 (long long)json_integer_value(limit));
-	else
-		snprintf(buf, sizeof(buf), "%s:unlimited", string_or(cgroup, "name", "?"));
-	return add(e, PARAM_CGROUP, "cgroup", buf);
+	return text == NULL ? 0 : add(e, PARAM_CGROUP, "cgroup", text);
+}
+
+static int put_arg(void *f, const char *key, const char *value)
+{
+	return fprintf(f, ";%s%s%s", key, value[0] ? "=" : "", value) < 0;
+}
+
+/* A companion (one object of params.also) as "WORKLOAD(OPTION;...)": its
+ * options as in params.args (without --seed), then "cgroup=NAME:LIMIT";
+ * malloc'd, NULL when out of memory. */
+static char *also_text(json_t *c)
+{
+	char *body = NULL, buf[160], *text;
+	size_t len = 0;
+	FILE *f = open_memstream(&body, &len);
+	const char *cgroup = cgroup_text(json_object_get(c, "cgroup"), buf, sizeof(buf));
+	const char *workload = string_or(c, "workload", "?");
+	int failed;
+
+	if (f == NULL)
+		return NULL;
+	failed = each_arg(json_object_get(c, "args"), put_arg, f);
+	if (cgroup != NULL)
+		failed |= fprintf(f, ";cgroup=%s", cgroup) < 0;
+	failed |= fclose(f) != 0;
+	text = failed ? NULL : malloc(strlen(workload) + len + 3);
+	if (text != NULL)
+		sprintf(text, len ? "%s(%s)" : "%s%s", workload, len ? body + 1 : "");
+	free(body);
+	return text;
+}
+
+/* One token per companion workload: "also=WORKLOAD(OPTION;...)". */
+static int add_also(struct experiment *e, json_t *also)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(also, i, c) {
+		char *text = also_text(c);
+		int rc = text == NULL || add(e, PARAM_ALSO, "also", text);
+
+		free(text);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }
 
 static int add_switch_at(struct experiment *e, json_t *v)
@@ -240,7 +311,8 @@ int experiment_read(struct experiment *e, json_t *root)
 	if (add_list(e, PARAM_SYSCTL, "sysctl", json_object_get(params, "sysctl")) ||
 	    add_list(e, PARAM_BOOT_ARGS, "boot", json_object_get(params, "boot_args")) ||
 	    add_cgroup(e, json_object_get(params, "cgroup")) ||
-	    add_switch_at(e, json_object_get(params, "switch_at")))
+	    add_switch_at(e, json_object_get(params, "switch_at")) ||
+	    add_also(e, json_object_get(params, "also")))
 		goto oom;
 	/* Option order does not make another experiment. */
 	if (e->count > 1)

@@ -6,8 +6,10 @@
  * kernel.config_sha), the policy, the workload and its options
  * (params.args without --seed: reps may vary the seed on purpose), the
  * guest (mem_mib, vcpus, accel), the tracing (trace, trace_buffer_kb),
- * and the guest's settings (params.sysctl, params.boot_args,
- * params.cgroup, params.switch_at).  A field a result.json lacks takes
+ * the guest's settings (params.sysctl, params.boot_args, params.cgroup,
+ * params.switch_at) and the companion workloads that ran beside it
+ * (params.also: each one's workload, options without --seed, and
+ * cgroup).  A field a result.json lacks takes
  * its default, so results written before the field existed still group
  * with new ones made without it.
  *
@@ -38,6 +40,7 @@ enum experiment_param {
 	PARAM_BOOT_ARGS,
 	PARAM_CGROUP,
 	PARAM_SWITCH_AT,
+	PARAM_ALSO,
 	EXPERIMENT_PARAMS
 };
 

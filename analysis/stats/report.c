@@ -258,3 +258,76 @@ size_t report_trace_losses(FILE *out, enum report_format format, const struct ru
 		fputs("</ul>\n", out);
 	return n;
 }
+
+static long long concurrent_guests(const struct run *r)
+{
+	json_t *v = json_object_get(r->root, "concurrent_guests");
+
+	return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+long report_concurrent(FILE *out, enum report_format format, const struct run_set *runs,
+		       const struct grouping *g)
+{
+	char **rows, **columns;
+	bool *done = calloc(runs->count + 1, sizeof(*done));
+	bool notes = format != REPORT_CSV && format != REPORT_CSV_LONG;
+	long flagged = 0, cells = 0;
+
+	if (done == NULL || grouping_labels(g, runs, &rows, &columns) != 0) {
+		free(done);
+		return -1;
+	}
+	for (size_t i = 0; i < runs->count; i++) {
+		size_t total = 0, beside = 0;
+		long long most = 0;
+
+		if (done[i] || concurrent_guests(&runs->runs[i]) <= 0)
+			continue;
+		for (size_t j = i; j < runs->count; j++) {
+			if (strcmp(rows[i], rows[j]) != 0 || strcmp(columns[i], columns[j]) != 0)
+				continue;
+			long long others = concurrent_guests(&runs->runs[j]);
+			done[j] = true;
+			total++;
+			if (others > 0) {
+				beside++;
+				most = others > most ? others : most;
+			}
+		}
+		flagged += (long)beside;
+		if (!notes)
+			continue;
+		if (cells++ == 0) {
+			const char *head = "Runs that ran beside other lab guests (concurrent_guests > 0): "
+					   "their wall times shared the host's CPUs:";
+			if (format == REPORT_HTML)
+				fprintf(out, "<p class=\"concurrent\">%s</p>\n<ul class=\"concurrent\">\n", head);
+			else
+				fprintf(out, "\n%s%s%s\n\n", format == REPORT_MARKDOWN ? "**" : "", head,
+					format == REPORT_MARKDOWN ? "**" : "");
+		}
+		char what[128];
+		snprintf(what, sizeof(what), ": %zu of %zu run%s, beside up to %lld other guest%s", beside,
+			 total, total == 1 ? "" : "s", most, most == 1 ? "" : "s");
+		if (format == REPORT_HTML) {
+			fputs("<li>", out);
+			html_escaped(out, rows[i]);
+			fputs(" | ", out);
+			html_escaped(out, columns[i]);
+			fprintf(out, "%s</li>\n", what);
+		} else {
+			fprintf(out, "%s%s | %s%s\n", format == REPORT_MARKDOWN ? "- " : "  ", rows[i],
+				columns[i], what);
+		}
+	}
+	if (cells > 0 && format == REPORT_HTML)
+		fputs("</ul>\n", out);
+	if (flagged > 0)
+		fprintf(stderr, "labstat: warning: %ld of %zu runs ran beside other lab guests "
+			"(concurrent_guests > 0): their wall times shared the host's CPUs\n",
+			flagged, runs->count);
+	grouping_labels_free(runs, rows, columns);
+	free(done);
+	return flagged;
+}

@@ -20,4 +20,13 @@ void report_write(FILE *out, enum report_format format,
  * CSV).  Returns how many. */
 size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs);
 
+/* After the tables: the cells (row and column) holding runs that ran
+ * beside other lab guests (concurrent_guests > 0), whose wall times shared
+ * the host's CPUs: how many of the cell's runs, and beside how many
+ * guests at most (a note in text, Markdown and HTML; one warning line on
+ * stderr in every format).  Returns how many runs, or -1 when out of
+ * memory. */
+long report_concurrent(FILE *out, enum report_format format, const struct run_set *runs,
+		       const struct grouping *g);
+
 #endif

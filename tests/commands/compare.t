@@ -4,7 +4,7 @@
 # formats, baseline choice, numbers against result.json, the OPT/model
 # table of runs with reference strings, the one grouping rule (runs of
 # different experiments are never averaged), traces that lost events,
-# and bad arguments.
+# runs that ran beside other guests, and bad arguments.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
@@ -82,8 +82,13 @@ variant sysctl '.params.sysctl = ["vm.page-cluster=0"] | .majflt += 2000'
 variant bootargs '.params.boot_args = ["transparent_hugepage=never"] | .majflt += 3000'
 variant cgroup '.params.cgroup = {name: "wl", limit_bytes: 67108864} | .majflt += 4000'
 variant switched '.params.switch_at = 5 | .majflt += 5000'
+# A companion workload beside it (--also), as lab/run.sh records one.
+also='{workload: "cyclic-file", size: "48M", cgroup: null,
+	args: ["--seed", "1", "--dir", "/data/also-1", "--size", "48M"]}'
+variant also ".params.also = [$also] | .majflt += 6000"
+variant cgshare '.params.cgroup = {name: "wl", limit: "40%", limit_bytes: null} | .majflt += 7000'
 want_mean=$(jq -s 'map(select(.policy == "vanilla") | .majflt) | add / length' "$tmp"/norefs/*/result.json)
-for v in traced sysctl bootargs cgroup switched; do
+for v in traced sysctl bootargs cgroup switched also cgshare; do
 	"$lab" compare --format csv --metric majflt "$tmp/norefs" "$tmp/$v" >"$tmp/$v.csv" 2>/dev/null
 	rows=$(grep -c '^majflt,cyclic-anon' "$tmp/$v.csv" || true)
 	# One row still holds the original runs' mean, n=2; the other the variant's.
@@ -98,6 +103,29 @@ variant defaults '.params.sysctl = [] | .params.boot_args = [] | .params.cgroup 
 "$lab" compare --format csv --metric majflt "$tmp/norefs" "$tmp/defaults" >"$tmp/defaults.csv" 2>/dev/null
 check "grouping: explicit defaults group with runs that lack the fields (n=4, one row)" \
 	test "$(grep -c '^majflt,cyclic-anon' "$tmp/defaults.csv")-$(csv_get "$tmp/defaults.csv" workload=cyclic-anon vanilla_n)" = 1-4
+# The companion's seed varies with the rep as the main one's does: not
+# another experiment; its size or cgroup is. A cgroup limited to a share
+# of MemTotal is not the unlimited one.
+variant also2 ".params.also = [$also | .args[1] = \"2\"]"
+variant also3 ".params.also = [$also | .args[5] = \"64M\"]"
+variant also4 ".params.also = [$also | .cgroup = {name: \"b\", limit: null, limit_bytes: null}]"
+variant cgnone '.params.cgroup = {name: "wl", limit: null, limit_bytes: null}'
+declare -A sibling=([also2]=also [also3]=also [also4]=also [cgnone]=cgshare)
+for v in also2 also3 also4 cgnone; do
+	"$lab" compare --format csv --metric majflt "$tmp/norefs" "$tmp/$v" "$tmp/${sibling[$v]}" \
+		>"$tmp/$v.csv" 2>/dev/null
+	mapfile -t ns < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 ~ /^cyclic-anon/ { print $(c["vanilla_n"]) }' "$tmp/$v.csv" | sort)
+	want="2 2 2"
+	[[ $v == also2 ]] && want="2 4"
+	is "${ns[*]}" "$want" "grouping: $v against the original and its sibling: vanilla's n per row"
+done
+"$lab" compare --format csv --metric majflt --ignore params.also "$tmp/norefs" "$tmp/also" >"$tmp/ign.csv"
+check "grouping: --ignore params.also merges runs with a companion (n=4)" \
+	test "$(csv_get "$tmp/ign.csv" workload=cyclic-anon vanilla_n)" = 4
+"$lab" compare --format text --metric majflt "$tmp/also" "$tmp/also3" >"$tmp/also.txt"
+check "grouping: the row names the companion and its options" \
+	grep -qF 'also=cyclic-file(dir=/data/also-1;size=64M)' "$tmp/also.txt"
 # A kernel change splits the columns; as the baseline it is refused,
 # naming the parameter, unless merged on purpose.
 variant newkernel '.kernel.series_sha = "0123456789abcdef"'
@@ -122,6 +150,30 @@ check "losses: the 1% runs are listed with their share" \
 	bash -c 'test "$(grep -c -- "-lossy/result.json: 1.00%" "$1")" = 2' _ "$tmp/loss.md"
 check "losses: the 0.05% runs are not" bash -c '! grep -q -- "-clean/result.json" "$1"' _ "$tmp/loss.md"
 check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lossy.*lost 1.00%' "$tmp/loss.err")" = 2
+
+# Runs that ran beside other lab guests are named by their cell, with
+# how many of its runs did (jq counts them); the others are not.
+mkdir -p "$tmp/conc"
+cp -r "$tmp"/norefs/. "$tmp/conc/"
+first=$(find "$tmp/conc" -path '*-vanilla-cyclic-anon-r1-*' -name result.json)
+jq '.concurrent_guests = 2' "$first" >"$tmp/c.json" && mv "$tmp/c.json" "$first"
+for f in "$tmp"/conc/*-vanilla-mglru-*/result.json; do
+	jq '.concurrent_guests = 0' "$f" >"$tmp/c.json" && mv "$tmp/c.json" "$f"
+done
+n_vanilla=$(jq -s 'map(select(.policy == "vanilla")) | length' "$tmp"/conc/*/result.json)
+n_beside=$(jq -s 'map(select(.concurrent_guests > 0)) | length' "$tmp"/conc/*/result.json)
+"$lab" compare --format markdown "$tmp/conc" >"$tmp/conc.md" 2>"$tmp/conc.err"
+check "concurrent: the vanilla cell is named: $n_beside of its $n_vanilla runs, up to 2 guests" \
+	grep -qx -- "- cyclic-anon | vanilla: $n_beside of $n_vanilla runs, beside up to 2 other guests" "$tmp/conc.md"
+check "concurrent: the vanilla-mglru cell (concurrent_guests 0) is not" \
+	bash -c '! grep -q -- "| vanilla-mglru:" "$1"' _ "$tmp/conc.md"
+check "concurrent: one warning line on stderr" \
+	test "$(grep -c "warning: $n_beside of 4 runs ran beside other lab guests" "$tmp/conc.err")" = 1
+"$lab" compare --format markdown "$tmp/norefs" >"$tmp/alone.md" 2>"$tmp/alone.err"
+check "concurrent: runs without the field are not flagged" \
+	bash -c '! grep -q "beside other lab guests" "$1" "$2"' _ "$tmp/alone.md" "$tmp/alone.err"
+"$lab" compare --format csv "$tmp/conc" >"$tmp/conc.csv" 2>/dev/null
+check "concurrent: the CSV stays a table (no note)" bash -c '! grep -q "beside" "$1"' _ "$tmp/conc.csv"
 
 usage_error "no RESULTS: exit 2, one line" "$lab" compare
 usage_error "bad --format: exit 2, one line" "$lab" compare --format xml "$tmp/runs"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# lab.sh matrix: run policies x workloads x reps, resumable.
+# lab.sh matrix: run policies x workloads x reps, resumable, on this
+# machine or through GNU parallel or Slurm.
 #
 #   matrix.sh [--policies a,b] [--workloads x,y] [--reps N] [--results DIR]
-#             [--name NAME] [run options...] [-- WORKLOAD-OPTIONS]
+#             [--name NAME] [--engine local|parallel|slurm] [engine options]
+#             [--list-cells] [run options...] [-- WORKLOAD-OPTIONS]
 #
 # Layout: every cell (policy, workload, rep index) gets its own results
 # directory DIR/NAME/cells/POLICY/WORKLOAD/rI/, handed to lab.sh run as
@@ -14,21 +16,39 @@
 #
 # A cell is done when its directory holds a run whose result.json has
 # exit "ok" and the cell's policy and workload; done cells are skipped.
-# A failed cell keeps its run directory, is reported, and is retried by
-# the next invocation; the matrix goes on with the other cells.
-# Interrupted (INT, TERM, HUP), it stops the running cell's lab.sh run
-# (which stops its guest and removes its partial directory) and exits
-# 128 + the signal (130 for Ctrl-C).
+# The pending cells are one list (cells.sh; --list-cells prints each
+# one's lab.sh run command) that an engine runs: local (engine-local.sh,
+# --jobs at once), parallel (engine-parallel.sh, GNU parallel, over ssh
+# with --sshloginfile) or slurm (engine-slurm.sh, one job array). Each
+# runs a cell through cell-run.sh, which keeps its log and exit code in
+# DIR/NAME/logs/, so every engine reports alike. A failed cell keeps its
+# run directory, is reported, and is retried by the next invocation; the
+# matrix goes on with the other cells. Interrupted (INT, TERM, HUP), it
+# stops the running cells (local, parallel) or cancels the job (slurm
+# --wait), whose lab.sh run stop their guests and remove their partial
+# directories, and exits 128 + the signal (130 for Ctrl-C).
 set -euo pipefail
 lab_prog="lab matrix"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=options.sh
+source "$LAB_TOP/lab/options.sh"
+# shellcheck source=cells.sh
+source "$LAB_TOP/lab/cells.sh"
+# shellcheck source=engine-local.sh
+source "$LAB_TOP/lab/engine-local.sh"
+# shellcheck source=engine-parallel.sh
+source "$LAB_TOP/lab/engine-parallel.sh"
+# shellcheck source=engine-slurm.sh
+source "$LAB_TOP/lab/engine-slurm.sh"
 
 usage() {
 	cat <<'USAGE'
 usage: lab.sh matrix [--policies a,b,...] [--workloads x,y,...] [--reps N]
-                     [--results DIR] [--name NAME] [run options...]
-                     [-- WORKLOAD-OPTIONS]
+                     [--results DIR] [--name NAME]
+                     [--engine local|parallel|slurm] [--jobs N] [--force]
+                     [--sshloginfile FILE] [--partition P] [--wait]
+                     [--list-cells] [run options...] [-- WORKLOAD-OPTIONS]
 
 Runs every (policy, workload, rep) cell with lab.sh run, one boot each,
 printing progress and an ETA from the cells finished so far.
@@ -40,6 +60,8 @@ printing progress and an ETA from the cells finished so far.
   --name NAME       matrix directory under DIR (default m-<hash of the
                     run and workload options>): cells already complete
                     there are skipped, so rerunning resumes
+  --list-cells      print the lab.sh run command of each pending cell,
+                    one a line, and run nothing
   run options       --mem --vcpus --timeout --boot-timeout --seed
                     --vary-seed --size --trace --refs --sysctl --cgroup
                     --boot-arg --switch-at --kernel --kernel-image, passed
@@ -47,10 +69,31 @@ printing progress and an ETA from the cells finished so far.
                     --vary-seed rep i uses seed+i-1. The workload options
                     after -- may end with --also WORKLOAD2 ... as in run
 
+Engines (README: "Running on a cluster"):
+  --engine local    this machine (the default)
+  --engine parallel GNU parallel; with --sshloginfile FILE on the hosts
+                    FILE names (one a line, ":" for this one), each with
+                    the lab at the same path, built, and DIR on a shared
+                    filesystem
+  --engine slurm    one Slurm job array, a task per pending cell, with
+                    --cpus-per-task from --vcpus, --mem from --mem plus
+                    QEMU's own, --time from --timeout and --boot-timeout
+  --jobs N          cells at once: on this machine (local, default 1), on
+                    each host (parallel, default one per --vcpus cores),
+                    tasks at once (slurm's --array=...%N, default no cap)
+  --force           local: run --jobs that give the guests more vCPUs
+                    than the host has cores (refused otherwise)
+  --partition P     slurm: the partition (default: Slurm's)
+  --wait            slurm: wait for the job and report like local;
+                    without it, submit and return (run the same command
+                    again to report, and to retry failed cells)
+
 Results: DIR/NAME/cells/POLICY/WORKLOAD/rI/<run-id>/, logs of each cell's
-lab.sh run in DIR/NAME/logs/. The last stdout line is DIR/NAME.
-Exit: 0 every cell ok; 2 bad arguments; otherwise the exit code of the
-first failed cell (lab.sh run's codes) after all cells were tried;
+lab.sh run in DIR/NAME/logs/ (.log stderr, .out stdout, .exit its exit
+code, seconds and host). The last stdout line is DIR/NAME.
+Exit: 0 every cell ok (or, slurm without --wait, submitted); 2 bad
+arguments or a missing engine (nothing run); otherwise the exit code of
+the first failed cell (lab.sh run's codes) after all cells were tried;
 128+N when killed by signal N (130 for Ctrl-C).
 USAGE
 }
@@ -61,7 +104,10 @@ USAGE
 }
 
 policies=vanilla,lru workloads=cyclic-anon reps=5 top=$LAB_RESULTS name=""
-seed=1 vary_seed=0
+seed=1 vary_seed=0 list_cells=0
+engine=local jobs="" force=0 sshloginfile="" partition="" wait=0
+# What the engines size a cell by (lab.sh run's defaults).
+vcpus=2 mem=256M timeout_s=900 boot_s=300 trace=none
 run_opts=() wl_opts=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -73,9 +119,23 @@ while [[ $# -gt 0 ]]; do
 	--name) need "$@"; name=$2; shift 2 ;;
 	--seed) need "$@"; seed=$2; shift 2 ;;
 	--vary-seed) vary_seed=1; shift ;;
+	--list-cells) list_cells=1; shift ;;
+	--engine) need "$@"; engine=$2; shift 2 ;;
+	--jobs) need "$@"; jobs=$2; shift 2 ;;
+	--force) force=1; shift ;;
+	--sshloginfile) need "$@"; sshloginfile=$2; shift 2 ;;
+	--partition) need "$@"; partition=$2; shift 2 ;;
+	--wait) wait=1; shift ;;
 	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --sysctl | --cgroup | \
 		--boot-arg | --switch-at | --kernel | --kernel-image)
 		need "$@"
+		case $1 in
+		--mem) mem=$2 ;;
+		--vcpus) vcpus=$2 ;;
+		--timeout) timeout_s=$2 ;;
+		--boot-timeout) boot_s=$2 ;;
+		--trace) trace=$2 ;;
+		esac
 		run_opts+=("$1" "$2")
 		shift 2
 		;;
@@ -99,6 +159,31 @@ done
 for w in "${workload_list[@]}"; do
 	in_list "$w" "${LAB_WORKLOADS[@]}" || die "$EX_USAGE" "unknown workload '$w' (lab.sh list shows them)"
 done
+# The options the engines size cells by, checked as lab.sh run does.
+mem_mib=$(opt_mem "$mem") || exit
+[[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
+opt_seconds --timeout "$timeout_s"
+opt_seconds --boot-timeout "$boot_s"
+trace_bpftrace_only "$trace" >/dev/null || exit
+
+# The engine and its options, checked before anything runs.
+in_list "$engine" local parallel slurm || die "$EX_USAGE" "unknown --engine '$engine' (local|parallel|slurm)"
+[[ -z $jobs || $jobs =~ ^[1-9][0-9]{0,3}$ ]] || die "$EX_USAGE" "bad --jobs '$jobs' (a positive number)"
+only() { # only ENGINE OPTION SET: OPTION belongs to ENGINE
+	[[ $3 == 0 || -z $3 || $engine == "$1" ]] || die "$EX_USAGE" "$2 is an option of --engine $1"
+}
+only local --force "$force"
+only parallel --sshloginfile "$sshloginfile"
+only slurm --partition "$partition"
+only slurm --wait "$wait"
+[[ -z $partition || $partition =~ ^[A-Za-z0-9._,-]+$ ]] || die "$EX_USAGE" "bad --partition '$partition'"
+if ((!list_cells)); then
+	case $engine in
+	local) engine_local_check "${jobs:-1}" "$vcpus" "$force" ;;
+	parallel) engine_parallel_check "$sshloginfile" ;;
+	slurm) engine_slurm_check ;;
+	esac
+fi
 
 # The matrix's identity: what every cell shares (not policy, workload, rep).
 params_json=$(jq -cn --argjson run "$(printf '%s\n' "${run_opts[@]}" | jq -R . | jq -sc 'map(select(. != ""))')" \
@@ -107,117 +192,54 @@ params_json=$(jq -cn --argjson run "$(printf '%s\n' "${run_opts[@]}" | jq -R . |
 	'{run_options: $run, workload_options: $wl, seed: $seed, vary_seed: ($vary == 1)}')
 [[ -n $name ]] || name=m-$(printf '%s' "$params_json" | sha_stdin | cut -c1-10)
 
-mkdir -p "$top" || die "$EX_HARNESS" "cannot create $top"
-mdir=$(cd "$top" && pwd)/$name
-mkdir -p "$mdir/cells" "$mdir/logs" || die "$EX_HARNESS" "cannot create $mdir"
+mdir=$(realpath -m "$top")/$name
 if [[ -f $mdir/matrix.json ]]; then
 	old=$(jq -c '{run_options, workload_options, seed, vary_seed}' "$mdir/matrix.json")
 	[[ $old == "$params_json" ]] ||
 		die "$EX_USAGE" "$mdir was made with other options ($old); pick another --name"
-else
+fi
+cells_scan
+
+# --list-cells: the commands, nothing run or written.
+if ((list_cells)); then
+	for ((k = 0; k < ${#pend_p[@]}; k++)); do
+		cell_argv "$k"
+		printf '%q ' "${cell_cmd[@]}"
+		echo
+	done
+	exit 0
+fi
+
+mkdir -p "$mdir/cells" "$mdir/logs" || die "$EX_HARNESS" "cannot create $mdir"
+if [[ ! -f $mdir/matrix.json ]]; then
 	jq -n --arg name "$name" --argjson p "$params_json" \
 		--arg created "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		'{name: $name, created_at: $created} + $p' >"$mdir/matrix.json.tmp"
 	mv "$mdir/matrix.json.tmp" "$mdir/matrix.json"
 fi
+# A Slurm job of this matrix still in the queue would run cells twice,
+# whatever engine runs them now.
+engine_slurm_busy
 
-# cell_done DIR POLICY WORKLOAD: DIR holds a complete, ok run of that cell.
-cell_done() {
-	local r
-	for r in "$1"/*/result.json; do
-		[[ -f $r ]] || continue
-		jq -e --arg p "$2" --arg w "$3" \
-			'.exit == "ok" and .policy == $p and .workload == $w' "$r" >/dev/null 2>&1 && return 0
-	done
-	return 1
-}
-
-fmt_s() {
-	local s=$1
-	if ((s >= 3600)); then
-		printf '%dh%02dm' $((s / 3600)) $((s % 3600 / 60))
-	elif ((s >= 60)); then
-		printf '%dm%02ds' $((s / 60)) $((s % 60))
-	else
-		printf '%ds' "$s"
-	fi
-}
-
-total=$((${#policy_list[@]} * ${#workload_list[@]} * reps))
-# Cells still to run, to size the ETA.
-todo=0
-for p in "${policy_list[@]}"; do
-	for w in "${workload_list[@]}"; do
-		for ((i = 1; i <= reps; i++)); do
-			cell_done "$mdir/cells/$p/$w/r$i" "$p" "$w" || todo=$((todo + 1))
-		done
-	done
-done
-say "matrix $name: $total cells, $((total - todo)) already complete, $todo to run"
-
-# The running cell's lab.sh run, stopped with TERM when the matrix is
-# interrupted: run cleans up its guest and partial directory itself. (A
-# background job of a script ignores SIGINT, so it gets TERM.)
-cell_pid="" cell_starting=0
-# shellcheck disable=SC2317 # run by the traps
-matrix_abort() {
-	local pid=$cell_pid
-	((cell_starting)) && pid=$!
-	[[ -n $pid ]] || return 0
-	kill -TERM "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-lab_on_signals matrix_abort
-
-n=0 ran=0 ran_s=0 failed=0 first_rc=0
-failures=()
-for w in "${workload_list[@]}"; do
-	for ((i = 1; i <= reps; i++)); do
-		for p in "${policy_list[@]}"; do
-			n=$((n + 1))
-			cell=$mdir/cells/$p/$w/r$i
-			tag="[$n/$total] $p $w r$i"
-			if cell_done "$cell" "$p" "$w"; then
-				say "$tag: complete, skipped"
-				continue
-			fi
-			mkdir -p "$cell"
-			cell_seed=$seed
-			((vary_seed)) && cell_seed=$((seed + i - 1))
-			log=$mdir/logs/$p-$w-r$i.log
-			say "$tag: running (log ${log#"$PWD"/})"
-			t0=$SECONDS rc=0
-			cell_starting=1
-			"$LAB_TOP/lab/run.sh" "$p" "$w" --results "$cell" --seed "$cell_seed" \
-				"${run_opts[@]}" -- "${wl_opts[@]}" >"$log.out" 2>"$log" &
-			cell_pid=$! cell_starting=0
-			wait "$cell_pid" || rc=$?
-			cell_pid=""
-			dt=$((SECONDS - t0))
-			if ((rc == EX_USAGE)); then
-				tail -n 1 "$log" >&2
-				die "$EX_USAGE" "lab.sh run rejected the options; nothing more is run"
-			fi
-			ran=$((ran + 1)) ran_s=$((ran_s + dt))
-			todo=$((todo - 1))
-			eta=""
-			((todo > 0)) && eta="; ETA $(fmt_s $((ran_s * todo / ran))) for $todo more"
-			if ((rc == 0)); then
-				say "$tag: ok in $(fmt_s "$dt")$eta"
-			else
-				failed=$((failed + 1))
-				((first_rc)) || first_rc=$rc
-				failures+=("$p $w r$i (exit $rc)")
-				say "$tag: FAILED with exit $rc in $(fmt_s "$dt"): $(tail -n 1 "$log")$eta"
-			fi
-		done
-	done
+todo=${#pend_p[@]}
+say "matrix $name: $cells_total cells, $((cells_total - todo)) already complete, $todo to run (engine $engine)"
+for c in "${cells_skipped[@]}"; do
+	read -r n p w i <<<"$c"
+	say "[$n/$cells_total] $p $w r$i: complete, skipped"
 done
 
-if ((failed)); then
-	say "$failed of $total cells failed: ${failures[*]}; rerun the same command to retry them"
+cells_rc=0
+if ((todo == 0)); then
+	say "all $cells_total cells complete"
 else
-	say "all $total cells complete"
+	for ((k = 0; k < todo; k++)); do
+		mkdir -p "$mdir/cells/${pend_p[k]}/${pend_w[k]}/r${pend_i[k]}"
+	done
+	case $engine in
+	local) engine_local_run "${jobs:-1}" ;;
+	parallel) engine_parallel_run "$jobs" "$sshloginfile" "$vcpus" ;;
+	slurm) engine_slurm_run "$jobs" "$wait" "$partition" "$vcpus" "$mem_mib" "$trace" "$timeout_s" "$boot_s" ;;
+	esac
 fi
 printf '%s\n' "$mdir"
-exit "$first_rc"
+exit "$cells_rc"

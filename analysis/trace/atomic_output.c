@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void release(struct atomic_output *out)
@@ -13,6 +14,7 @@ static void release(struct atomic_output *out)
 	out->final_path = NULL;
 	out->temp_path = NULL;
 	out->stream = NULL;
+	out->in_place = 0;
 }
 
 int atomic_output_open(struct atomic_output *out, const char *path)
@@ -21,6 +23,12 @@ int atomic_output_open(struct atomic_output *out, const char *path)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		out->stream = stdout;
 		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		out->stream = fopen(path, "w");
+		out->in_place = out->stream != NULL;
+		return out->stream != NULL ? 0 : -1;
 	}
 	size_t len = strlen(path) + sizeof(".XXXXXX.tmp");
 	out->final_path = strdup(path);
@@ -54,6 +62,8 @@ int atomic_output_commit(struct atomic_output *out)
 {
 	if (out->final_path == NULL) {
 		int rc = fflush(out->stream) == 0 && !ferror(out->stream) ? 0 : -1;
+		if (out->in_place && fclose(out->stream) != 0)
+			rc = -1;
 		release(out);
 		return rc;
 	}
@@ -78,6 +88,8 @@ void atomic_output_abort(struct atomic_output *out)
 		if (out->stream != NULL)
 			fclose(out->stream);
 		unlink(out->temp_path);
+	} else if (out->in_place) {
+		fclose(out->stream);
 	}
 	release(out);
 }

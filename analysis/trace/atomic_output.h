@@ -1,5 +1,7 @@
 /* Output files that appear whole or not at all: write to a temporary
- * file beside the target, rename it over the target on success. */
+ * file beside the target, rename it over the target on success.  A
+ * target that exists and is no regular file (/dev/null, a FIFO) is
+ * written in place: renaming over it would replace the device. */
 #ifndef ATOMIC_OUTPUT_H
 #define ATOMIC_OUTPUT_H
 
@@ -9,6 +11,7 @@ struct atomic_output {
 	FILE *stream;
 	char *final_path;	/* NULL when writing to stdout */
 	char *temp_path;
+	int in_place;		/* a device or FIFO, opened as it is */
 };
 
 /* path NULL or "-" means stdout.  Returns 0, or -1 with errno set. */

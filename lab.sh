@@ -43,7 +43,6 @@ For the lab's own tests only:
   LAB_STRESS_INJECT=warn|fail|panic|hang|die       a fault in the gate's guest
   LAB_RESULTS_DISK_MIB=N   a run's results disk (default 512)
   LAB_TRACE_WARMUP=S       seconds tracers get to attach (default 5)
-  LAB_TRACE_BUFFER_KB=N    trace-cmd's per-CPU buffer (default: the profile's)
   LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
   LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
   LAB_SANITIZE=1           tests build the host tools with ASan and UBSan

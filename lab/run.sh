@@ -43,6 +43,10 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
   --size SIZE       workload size (bytes with K/M/G, or N% of MemTotal)
   --trace MODE      none|events|bpftrace|all (default none), or
                     bpftrace:NAME[,NAME...] for only those tracepoints/*.bt
+  --trace-buffer KB trace-cmd's per-CPU ring buffer in KiB (default: the
+                    buffer_kb= of tracepoints/default.events); needs a
+                    --trace that records events. It comes out of the
+                    guest's memory; result.json's trace_buffer_kb
   --refs            record the page reference string (refs.bin)
   --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
                     the workload's setup, e.g. vm.page-cluster=0; repeatable
@@ -97,7 +101,7 @@ workload_check() {
 workload_check "$workload"
 
 mem=256M vcpus=2 reps=1 timeout_s=900 boot_limit=300 seed=1 vary_seed=0 trace=none
-refs=0 flavour="" results=$LAB_RESULTS switch_at='[]'
+refs=0 flavour="" results=$LAB_RESULTS switch_at='[]' trace_buffer=""
 sysctls=() boot_args=()
 # The workloads: 0 is the main one, 1... the companions (--also). Their
 # arguments as given (wl_args) and as the guest sees them (guest_args),
@@ -140,6 +144,7 @@ while [[ $# -gt 0 ]]; do
 	--seed) main_only "$1"; need "$@"; seed=$2; shift 2 ;;
 	--vary-seed) main_only "$1"; vary_seed=1; shift ;;
 	--trace) main_only "$1"; need "$@"; trace=$2; shift 2 ;;
+	--trace-buffer) main_only "$1"; need "$@"; trace_buffer=$2; shift 2 ;;
 	--refs) main_only "$1"; refs=1; shift ;;
 	--sysctl)
 		main_only "$1"
@@ -167,6 +172,13 @@ opt_seconds --boot-timeout "$boot_limit"
 # bpftrace:NAME[,NAME...] runs only those programs: each bpftrace process
 # takes memory from the guest it measures.
 bt_only=$(trace_bpftrace_only "$trace") || exit
+if [[ -n $trace_buffer ]]; then
+	if ! [[ $trace_buffer =~ ^[1-9][0-9]{0,6}$ ]] || ((trace_buffer > 1048576)); then
+		die "$EX_USAGE" "bad --trace-buffer '$trace_buffer' (KiB per CPU, 1 to 1048576)"
+	fi
+	[[ ,$trace, == *,events,* || $trace == all ]] ||
+		die "$EX_USAGE" "--trace-buffer needs a --trace that records events (events or all), not '$trace'"
+fi
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
 if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
@@ -251,7 +263,7 @@ job_env() {
 	done
 	printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
 	printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
-	printf 'LAB_TRACE_BUFFER_KB=%s\n' "${LAB_TRACE_BUFFER_KB:-}"
+	printf 'LAB_TRACE_BUFFER_KB=%s\n' "$trace_buffer"
 }
 
 # request_json RUN_ID REP REP_SEED: what this rep asks for (result.sh adds

@@ -57,6 +57,13 @@ refused "--boot-arg without a value" --boot-arg quiet
 refused "--boot-arg with a space" --boot-arg 'a=b c'
 refused "--boot-arg with a quote" --boot-arg 'a="b"'
 accepted "--boot-arg of a policy's parameter" --boot-arg page_replace.clockpro_insert=paper
+refused "--trace-buffer without a trace" --trace-buffer 4096
+refused "--trace-buffer with a trace that records no events" --trace bpftrace --trace-buffer 4096
+refused "--trace-buffer 0" --trace events --trace-buffer 0
+refused "--trace-buffer that is not a number" --trace events --trace-buffer 8M
+refused "--trace-buffer above 1 GiB" --trace events --trace-buffer 1048577
+accepted "--trace-buffer with --trace events" --trace events --trace-buffer 4096
+accepted "--trace-buffer with --trace all" --trace all --trace-buffer 16
 refused "--switch-at at time 0" --switch-at 0:lru
 refused "--switch-at with a negative time" --switch-at -1:lru
 refused "--switch-at with a leading zero (octal in shell)" --switch-at 010:lru

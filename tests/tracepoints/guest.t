@@ -110,7 +110,7 @@ lost_check vanilla "$dir"
 
 # A buffer far too small: events are lost, and every reader says so.
 rc=0
-LAB_TRACE_BUFFER_KB=16 "$top/lab.sh" run vanilla cyclic-anon --size 240M --trace events --timeout 400 \
+"$top/lab.sh" run vanilla cyclic-anon --size 240M --trace events --trace-buffer 16 --timeout 400 \
 	-- --passes 1 >"$tmp/small.out" 2>"$tmp/small.err" || rc=$?
 small=$(tail -n1 "$tmp/small.out")
 is "$rc" 0 "vanilla, 16 KiB buffer: the traced run exits 0"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the guest's root filesystem image without root privileges:
-# busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace
-# and stress-ng with the shared libraries they load, and the tracepoint
+# busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace,
+# perf and stress-ng with the shared libraries they load, and the tracepoint
 # profiles. mkfs.ext4 -d turns the staging directory into an image; the
 # guest mounts it read-only.
 #
@@ -45,6 +45,17 @@ for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng; do
 	[[ -x $prog ]] || die "$EX_MISSING" "$prog not found (make deps)"
 	copy_with_libs "$prog"
 done
+# perf (linux-perf), for --trace perf. Debian 12's /usr/bin/perf is the
+# binary itself; older releases made it a wrapper script that runs
+# perf_X.Y by the running kernel's release, which in the guest is not the
+# host's: carry the versioned binary then, as /usr/bin/perf, so that init
+# calls the ELF file directly.
+perf_bin=/usr/bin/perf
+file -L "$perf_bin" 2>/dev/null | grep -q 'ELF' || perf_bin=/usr/bin/perf_6.1
+file -L "$perf_bin" 2>/dev/null | grep -q 'ELF' ||
+	die "$EX_MISSING" "no perf binary (/usr/bin/perf or /usr/bin/perf_6.1; make deps installs linux-perf)"
+copy_with_libs "$perf_bin"
+[[ $perf_bin == /usr/bin/perf ]] || ln -sf "$(basename "$perf_bin")" "$stage/usr/bin/perf"
 # trace-cmd's event parsing plugins, when the package ships them.
 for d in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
 	if [[ -d $d ]]; then

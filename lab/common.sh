@@ -151,24 +151,58 @@ in_list() {
 	return 1
 }
 
-# trace_bpftrace_only MODE: check a --trace MODE and print the programs
-# it runs alone (bpftrace:NAME[,NAME...], space-separated), or nothing for
-# every program or none. Exits 2 with one line on a bad MODE; call it as
-# x=$(trace_bpftrace_only "$m") || exit.
-trace_bpftrace_only() {
-	local mode=$1 n names=()
-	if [[ $mode != bpftrace:* ]]; then
-		in_list "$mode" none events bpftrace all ||
-			die "$EX_USAGE" "bad --trace '$mode' (none|events|bpftrace|all|bpftrace:NAME[,NAME...])"
-		return 0
-	fi
-	IFS=, read -ra names <<<"${mode#bpftrace:}"
-	((${#names[@]} > 0)) || die "$EX_USAGE" "bad --trace '$mode' (bpftrace:NAME[,NAME...])"
-	for n in "${names[@]}"; do
-		[[ $n =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$n.bt ]] ||
-			die "$EX_USAGE" "bad --trace '$mode': no tracepoints/$n.bt"
+# trace_parse MODE: check a --trace MODE and set what it records:
+# trace_tracers (array: events, bpftrace, perf, each at most once, in that
+# order), trace_bt_only (the bpftrace programs it runs alone, from
+# bpftrace:NAME[,NAME...], space-separated; empty for every program or
+# none) and trace_canon (MODE in one spelling: "all" for events, every
+# bpftrace program and perf; else the tracers joined by commas). MODE is
+# none, all, or a comma-separated list of events, bpftrace, perf and
+# bpftrace:NAME, whose further names follow it as words that are not
+# modes (bpftrace:a,b,perf). Exits 2 with one line on a bad MODE.
+trace_parse() {
+	local mode=$1 w words=() names=() ev=0 bt=0 pf=0 in_names=0
+	local what="bad --trace '$mode' (none|all, or events,bpftrace,perf,bpftrace:NAME[,NAME...] combined)"
+	trace_tracers=() trace_bt_only="" trace_canon=none
+	[[ $mode == none ]] && return 0
+	[[ -n $mode && $mode != *,, && $mode != ,* && $mode != *, ]] || die "$EX_USAGE" "$what"
+	IFS=, read -ra words <<<"$mode"
+	for w in "${words[@]}"; do
+		case $w in
+		all) ev=1 bt=1 pf=1 in_names=0 ;;
+		events) ev=1 in_names=0 ;;
+		bpftrace) bt=1 in_names=0 ;;
+		perf) pf=1 in_names=0 ;;
+		bpftrace:*) names+=("${w#bpftrace:}") in_names=1 ;;
+		*)
+			((in_names)) || die "$EX_USAGE" "$what"
+			names+=("$w")
+			;;
+		esac
 	done
-	echo "${names[*]}"
+	((bt == 0 || ${#names[@]} == 0)) || die "$EX_USAGE" "bad --trace '$mode': bpftrace runs every program, bpftrace:NAME only some"
+	for w in "${names[@]}"; do
+		[[ $w =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$w.bt ]] ||
+			die "$EX_USAGE" "bad --trace '$mode': no tracepoints/$w.bt"
+	done
+	((ev)) && trace_tracers+=(events)
+	((bt || ${#names[@]})) && trace_tracers+=(bpftrace)
+	((pf)) && trace_tracers+=(perf)
+	trace_bt_only=${names[*]}
+	if ((ev && bt && pf)); then
+		trace_canon=all
+	else
+		trace_canon=$(IFS=,; echo "${trace_tracers[*]}")
+		[[ -z $trace_bt_only ]] || trace_canon=${trace_canon/bpftrace/bpftrace:${trace_bt_only// /,}}
+	fi
+}
+
+# trace_bpftrace_only MODE: check a --trace MODE (trace_parse) and print
+# the bpftrace programs it runs alone, space-separated, or nothing for
+# every program or none; call it as x=$(trace_bpftrace_only "$m") || exit.
+trace_bpftrace_only() {
+	trace_parse "$1"
+	echo "$trace_bt_only"
 }
 
 # sha256 of stdin, hex only.

@@ -24,6 +24,8 @@ source "$LAB_TOP/lab/accel.sh"
 source "$LAB_TOP/lab/job.sh"
 # shellcheck source=result.sh
 source "$LAB_TOP/lab/result.sh"
+# shellcheck source=perf.sh
+source "$LAB_TOP/lab/perf.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -41,12 +43,19 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
   --seed N          workload seed (default 1; rep i uses seed N+i-1 with --vary-seed)
   --vary-seed       give each rep its own seed
   --size SIZE       workload size (bytes with K/M/G, or N% of MemTotal)
-  --trace MODE      none|events|bpftrace|all (default none), or
-                    bpftrace:NAME[,NAME...] for only those tracepoints/*.bt
+  --trace MODE      none (default), events (trace-cmd), bpftrace, perf
+                    (perf record -a -g of the timed phase: perf.data,
+                    perf/report.txt, perf/folded.txt, result.json's perf),
+                    or several joined by commas (events,perf); all is
+                    all three; bpftrace:NAME[,NAME...] runs only those
+                    tracepoints/*.bt
   --trace-buffer KB trace-cmd's per-CPU ring buffer in KiB (default: the
                     buffer_kb= of tracepoints/default.events); needs a
                     --trace that records events. It comes out of the
                     guest's memory; result.json's trace_buffer_kb
+  --perf-hz HZ      perf's cpu-clock samples a second of CPU time (default
+                    997, below 10% of cyclic-anon's wall time); needs a
+                    --trace with perf; result.json's perf_freq_hz
   --refs            record the page reference string (refs.bin)
   --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
                     the workload's setup, e.g. vm.page-cluster=0; repeatable
@@ -101,7 +110,7 @@ workload_check() {
 workload_check "$workload"
 
 mem=256M vcpus=2 reps=1 timeout_s=900 boot_limit=300 seed=1 vary_seed=0 trace=none
-refs=0 flavour="" results=$LAB_RESULTS switch_at='[]' trace_buffer=""
+refs=0 flavour="" results=$LAB_RESULTS switch_at='[]' trace_buffer="" perf_hz=""
 sysctls=() boot_args=()
 # The workloads: 0 is the main one, 1... the companions (--also). Their
 # arguments as given (wl_args) and as the guest sees them (guest_args),
@@ -145,6 +154,7 @@ while [[ $# -gt 0 ]]; do
 	--vary-seed) main_only "$1"; vary_seed=1; shift ;;
 	--trace) main_only "$1"; need "$@"; trace=$2; shift 2 ;;
 	--trace-buffer) main_only "$1"; need "$@"; trace_buffer=$2; shift 2 ;;
+	--perf-hz) main_only "$1"; need "$@"; perf_hz=$2; shift 2 ;;
 	--refs) main_only "$1"; refs=1; shift ;;
 	--sysctl)
 		main_only "$1"
@@ -170,8 +180,16 @@ opt_seconds --timeout "$timeout_s"
 opt_seconds --boot-timeout "$boot_limit"
 [[ $seed =~ ^(0|[1-9][0-9]{0,17})$ ]] || die "$EX_USAGE" "bad --seed '$seed' (a number without leading zeros)"
 # bpftrace:NAME[,NAME...] runs only those programs: each bpftrace process
-# takes memory from the guest it measures.
-bt_only=$(trace_bpftrace_only "$trace") || exit
+# takes memory from the guest it measures. The mode is recorded in one
+# spelling (perf,events as events,perf), so that runs group as one.
+trace_parse "$trace"
+trace=$trace_canon bt_only=$trace_bt_only
+perf_freq=null
+if in_list perf "${trace_tracers[@]}"; then
+	perf_freq=$(perf_hz_check "${perf_hz:-$LAB_PERF_HZ_DEFAULT}")
+elif [[ -n $perf_hz ]]; then
+	die "$EX_USAGE" "--perf-hz needs a --trace with perf (perf, all or e.g. events,perf), not '$trace'"
+fi
 if [[ -n $trace_buffer ]]; then
 	if ! [[ $trace_buffer =~ ^[1-9][0-9]{0,6}$ ]] || ((trace_buffer > 1048576)); then
 		die "$EX_USAGE" "bad --trace-buffer '$trace_buffer' (KiB per CPU, 1 to 1048576)"
@@ -250,7 +268,7 @@ workload_argv() {
 job_env() {
 	local i
 	printf 'LAB_WORKLOAD=%s\n' "$workload"
-	printf 'LAB_TRACE=%s\n' "${trace%%:*}"
+	printf 'LAB_TRACE="%s"\n' "${trace_tracers[*]}"
 	printf 'LAB_BPFTRACE_ONLY="%s"\n' "$bt_only"
 	printf 'LAB_MODE=run\n'
 	printf 'LAB_MGLRU=%s\n' "$(policy_mglru "$policy")"
@@ -264,6 +282,7 @@ job_env() {
 	printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
 	printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
 	printf 'LAB_TRACE_BUFFER_KB=%s\n' "$trace_buffer"
+	[[ $perf_freq == null ]] || printf 'LAB_PERF_PERIOD_NS=%s\n' "$((1000000000 / perf_freq))"
 }
 
 # request_json RUN_ID REP REP_SEED: what this rep asks for (result.sh adds
@@ -281,7 +300,7 @@ request_json() {
 		--argjson args "$(workload_argv 0 "$rep_seed" | jq -R . | jq -sc .)" \
 		--arg size "${wl_sizes[0]}" --argjson seed "$rep_seed" --argjson mem_mib "$mem_mib" \
 		--argjson vcpus "$vcpus" --arg accel "$accel" --argjson kernel "$guest_kernel_json" \
-		--arg source "$(linux_source_version)" --arg trace "$trace" \
+		--arg source "$(linux_source_version)" --arg trace "$trace" --argjson perf_freq "$perf_freq" \
 		--arg started_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		--argjson host "$(result_host_json)" --argjson engine "$(result_engine_json)" \
 		--argjson sysctl "$(json_array "${sysctls[@]}")" \
@@ -293,7 +312,8 @@ request_json() {
 		           boot_args: $boot_args, switch_at: $switch_at, also: $also},
 		  seed: $seed, mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
 		  linux_source_version: $source, trace: $trace, started_at: $started_at,
-		  host: $host} + $engine'
+		  host: $host} + $engine
+		| if $perf_freq == null then . else .perf_freq_hz = $perf_freq end'
 }
 
 # The rep being made, for the cleanup on exit or interruption.
@@ -328,6 +348,7 @@ run_one() {
 	# taken whole, and recorded as what it is.
 	guest_resolve "$flavour"
 	guest_pin "$work"
+	[[ $perf_freq == null ]] || perf_image_check "${guest[image]}"
 	cur_part=$part
 	mkdir -p "$part"
 
@@ -352,6 +373,7 @@ run_one() {
 
 	result_collect "$part" "$work/results.img" || true
 	result_write "$part" "$timeout_s"
+	perf_analyse "$part"
 	mv -T "$part" "$final"
 	cur_part=""
 	rm -rf "$work"

@@ -7,11 +7,25 @@ SHELL := /bin/bash
 
 KSCRIPTS := kernel/scripts
 
+# One build at a time: make all, and the kernel and image recipes, hold
+# MAKE_LOCK (flock), so a make by hand and lab.sh run's first-use make
+# never build beside each other (two kernel builds in one tree break each
+# other); the second waits. $(call locked,COMMANDS) runs one shell line
+# holding it, unless this make runs inside one that does
+# (LAB_MAKE_LOCKED, set for the makes and scripts it starts).
+MAKE_LOCK := $(or $(LAB_BUILD),$(CURDIR)/build)/.make.lock
+locked = if [ -z "$$LAB_MAKE_LOCKED" ]; then mkdir -p $(dir $(MAKE_LOCK)) && exec 9>>$(MAKE_LOCK) && \
+	{ flock -n 9 || { echo "make: waiting for the build that holds $(MAKE_LOCK)" >&2 && flock 9; }; } && \
+	export LAB_MAKE_LOCKED=1; fi && $(1)
+# What make all builds (a subset for tests/lab/make-lock.t).
+SETUP_GOALS := deps kernels workloads analysis image tools
+
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
 	kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
 	test check-shell bench stress clean distclean fuzz sanitize
 
-all: deps kernels workloads analysis image tools
+all:
+	@$(call locked,$(MAKE) --no-print-directory $(SETUP_GOALS))
 
 deps:
 	@lab/deps.sh
@@ -19,17 +33,14 @@ deps:
 kernels: kernel-vanilla kernel-lab
 
 kernel-vanilla: deps
-	@$(KSCRIPTS)/prepare-tree.sh vanilla
-	@$(KSCRIPTS)/build-kernel.sh vanilla
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh vanilla && $(KSCRIPTS)/build-kernel.sh vanilla)
 
 kernel-lab: deps
-	@$(KSCRIPTS)/prepare-tree.sh lab
-	@$(KSCRIPTS)/build-kernel.sh lab
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh lab)
 
 # The reliability gate's kernel: the lab kernel with debug.config on top.
 kernel-debug: deps
-	@$(KSCRIPTS)/prepare-tree.sh lab
-	@$(KSCRIPTS)/build-kernel.sh debug
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh debug)
 
 # Write the commits of build/src/lab back to kernel/patches (git format-patch).
 kernel-export:
@@ -37,9 +48,9 @@ kernel-export:
 
 # Throw away unexported work in build/src/lab and re-apply the series.
 kernel-reset:
-	@rm -f build/src/lab/.lab-prepared
-	@git -C build/src/lab reset -q --hard base 2>/dev/null || true
-	@$(KSCRIPTS)/prepare-tree.sh lab
+	@$(call locked,rm -f build/src/lab/.lab-prepared && \
+		{ git -C build/src/lab reset -q --hard base 2>/dev/null || true; } && \
+		$(KSCRIPTS)/prepare-tree.sh lab)
 
 # checkpatch --strict on every patch and a build of every prefix.
 kernel-check: deps
@@ -69,8 +80,8 @@ analysis: deps
 	@$(MAKE) -s -C analysis
 
 image: workloads
-	@[ ! -x images/build-selftests.sh ] || images/build-selftests.sh
-	@images/build-rootfs.sh
+	@$(call locked,{ [ ! -x images/build-selftests.sh ] || images/build-selftests.sh; } && \
+		images/build-rootfs.sh)
 
 test: all
 	@tests/run

@@ -228,7 +228,9 @@ if [[ -z ${LAB_KERNEL:-} && $flavour != debug ]] &&
 	fi
 	say "kernel or image not built yet: running make (about 25 min the first time)"
 	mkdir -p "$LAB_BUILD"
-	flock "$LAB_BUILD/.make.lock" make -C "$LAB_TOP" all >&2 ||
+	# make all holds $LAB_BUILD/.make.lock itself (the Makefile's MAKE_LOCK):
+	# a make by hand and this one wait for each other.
+	LAB_BUILD=$LAB_BUILD make -C "$LAB_TOP" all >&2 ||
 		die "$EX_MISSING" "make failed; the lab is not set up"
 fi
 guest_resolve "$flavour"

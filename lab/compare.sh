@@ -2,7 +2,8 @@
 # lab.sh compare: the cover-letter table of runs, via labstat.
 #
 #   compare.sh [--baseline POLICY] [--format text|markdown|html|csv]
-#              [--metric M]... [--ignore PARAM]... [--no-bound] RESULTS...
+#              [--metric M]... [--ignore PARAM]... [--by host] [--no-bound]
+#              RESULTS...
 #
 # RESULTS are run directories or any directories holding runs at any
 # depth (results/, a matrix directory). Runs are found by their
@@ -21,7 +22,7 @@ usage() {
 	cat <<'USAGE'
 usage: lab.sh compare [--baseline POLICY] [--format text|markdown|html|csv]
                       [--metric [LABEL=]PATH[+PATH...]]... [--ignore PARAM]...
-                      [--no-bound] RESULTS...
+                      [--by host] [--no-bound] RESULTS...
 
 Rows are workloads (with the parameters that differ between their runs),
 columns policies (with the kernel, where runs of one policy or flavour
@@ -32,7 +33,9 @@ count matches (kernel, workload options, memory, vCPUs, accel, trace,
 sysctls, boot args, cgroup, switch_at, companion workloads: CONTRACTS.md).
 Traced runs that lost more than 0.1% of their trace events, and the cells
 with runs that ran beside other lab guests (concurrent_guests > 0, wall
-times that shared the host's CPUs), are listed after the tables.
+times that shared the host's CPUs), are listed after the tables. Runs
+from several hosts (result.json's host) are averaged together, with a
+warning when their CPU models or accelerators differ.
 RESULTS: run directories or directories holding runs at any depth;
 failed runs are left out (a note on stderr says which).
 
@@ -44,6 +47,8 @@ failed runs are left out (a note on stderr says which).
   --ignore P     merge runs that differ only in parameter P, e.g.
                  kernel.series_sha or params.sysctl (repeatable); without
                  it, a baseline that ran on two kernels is refused (exit 3)
+  --by host      split the rows by host (host.name): each host's runs
+                 are averaged and compared on their own
   --no-bound     leave out the OPT/model table of runs recorded with --refs
 USAGE
 }
@@ -54,7 +59,7 @@ USAGE
 }
 
 baseline="" format=text bound=1
-metrics=() inputs=() ignore=()
+metrics=() inputs=() ignore=() by=()
 need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -62,6 +67,7 @@ while [[ $# -gt 0 ]]; do
 	--format) need "$@"; format=$2; shift 2 ;;
 	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
+	--by) need "$@"; by=(--by "$2"); shift 2 ;;
 	--no-bound) bound=0; shift ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh compare --help)" ;;
@@ -99,8 +105,8 @@ if [[ -z $baseline ]]; then
 fi
 
 rc=0
-"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${ignore[@]}" "${runs[@]}" || rc=$?
-# labstat said why: 2 bad --metric or --ignore, 3 the table would mix experiments.
+"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${ignore[@]}" "${by[@]}" "${runs[@]}" || rc=$?
+# labstat said why: 2 bad --metric, --ignore or --by, 3 the table would mix experiments.
 ((rc == 0)) || exit "$((rc == 1 ? EX_HARNESS : rc))"
 
 if ((bound)); then

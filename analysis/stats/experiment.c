@@ -10,6 +10,7 @@ static const char *const param_names[EXPERIMENT_PARAMS] = {
 	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
 	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb",
 	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at", "params.also",
+	"host.name",
 };
 
 /* What a field a result.json lacks stands for: what lab.sh run does
@@ -35,6 +36,7 @@ int experiment_param_lookup(const char *name)
 		{ "params.size", PARAM_ARGS }, { "size", PARAM_ARGS }, { "passes", PARAM_ARGS },
 		{ "mem", PARAM_MEM }, { "sysctl", PARAM_SYSCTL }, { "boot_args", PARAM_BOOT_ARGS },
 		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT }, { "also", PARAM_ALSO },
+		{ "host", PARAM_HOST },
 	};
 	for (int p = 0; p < EXPERIMENT_PARAMS; p++)
 		if (strcmp(name, param_names[p]) == 0)
@@ -313,6 +315,10 @@ int experiment_read(struct experiment *e, json_t *root)
 	    add_cgroup(e, json_object_get(params, "cgroup")) ||
 	    add_switch_at(e, json_object_get(params, "switch_at")) ||
 	    add_also(e, json_object_get(params, "also")))
+		goto oom;
+	/* No token for results from before host was recorded. */
+	const char *host = string_or(json_object_get(root, "host"), "name", NULL);
+	if (host != NULL && add(e, PARAM_HOST, "host", host))
 		goto oom;
 	/* Option order does not make another experiment. */
 	if (e->count > 1)

@@ -13,6 +13,10 @@
  * its default, so results written before the field existed still group
  * with new ones made without it.
  *
+ * The host a run ran on (host.name) is a parameter too, but tables leave
+ * it out unless asked (labstat --by host): reps made on several machines
+ * of one kind are one experiment.
+ *
  * A run's parameters become tokens ("mem=256M", "size=48M"), each owned
  * by one parameter.  Tables put policy and kernel in their columns and
  * everything else in their rows; --ignore PARAM drops a parameter's
@@ -41,6 +45,7 @@ enum experiment_param {
 	PARAM_CGROUP,
 	PARAM_SWITCH_AT,
 	PARAM_ALSO,
+	PARAM_HOST,
 	EXPERIMENT_PARAMS
 };
 

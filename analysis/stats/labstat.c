@@ -27,7 +27,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: labstat [--metric [LABEL=]PATH[+PATH...]]... [--baseline POLICY]\n"
 	      "               [--format text|markdown|html|csv|csv-long] [--csv-long]\n"
-	      "               [--long-csv FILE] [--ignore PARAM]... [-o FILE] RESULT...\n"
+	      "               [--long-csv FILE] [--ignore PARAM]... [--by host] [-o FILE] RESULT...\n"
 	      "       labstat --list-runs [--ignore PARAM]... RESULT...\n"
 	      "       labstat --bound SIM_DIR [--models LIST] [--bound-table runs|summary|both]\n"
 	      "               [--format text|markdown|html|csv] [--ignore PARAM]... RESULT...\n"
@@ -38,7 +38,9 @@ static void usage(FILE *out)
 	      "the mean ± 95% CI, the ratio to the baseline (default lru) and Welch's\n"
 	      "t-test: rows are workloads with the parameters that differ, columns policies\n"
 	      "(with the kernel where it differs). --ignore PARAM merges runs that differ\n"
-	      "only in PARAM (e.g. kernel.series_sha). --long-csv also writes the csv-long\n"
+	      "only in PARAM (e.g. kernel.series_sha). Runs of several hosts are merged,\n"
+	      "with a warning on stderr when their CPU models or accelerators differ;\n"
+	      "--by host splits the rows by host.name instead. --long-csv also writes the csv-long\n"
 	      "table to FILE. --list-runs prints each run's row and column (CSV).\n"
 	      "--bound: per run and per experiment, pagesim's misses (SIM_DIR/<run_id>.csv)\n"
 	      "beside the kernel's counts (lab.sh bound).\n"
@@ -73,6 +75,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "long-csv", required_argument, NULL, 'l' },
 		{ "ignore", required_argument, NULL, 'I' },
 		{ "list-runs", no_argument, NULL, 'R' },
+		{ "by", required_argument, NULL, 'Y' },
 		{ "bound", required_argument, NULL, 'B' },
 		{ "models", required_argument, NULL, 'M' },
 		{ "bound-table", required_argument, NULL, 'T' },
@@ -85,6 +88,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->baseline = "lru";
 	o->format = REPORT_TEXT;
 	o->bound.tables = BOUND_RUNS | BOUND_SUMMARY;
+	/* Reps on several machines are one experiment unless --by host. */
+	o->grouping.ignore[PARAM_HOST] = true;
 	while ((opt = getopt_long(argc, argv, "m:b:f:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
@@ -126,6 +131,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		}
 		case 'R':
 			o->list_runs = true;
+			break;
+		case 'Y':
+			if (strcmp(optarg, "host") != 0) {
+				fprintf(stderr, "labstat: bad --by '%s' (host)\n", optarg);
+				return 2;
+			}
+			o->grouping.ignore[PARAM_HOST] = false;
 			break;
 		case 'B':
 			o->bound.sim_dir = optarg;
@@ -193,6 +205,61 @@ static int list_runs(FILE *out, const struct run_set *runs, const struct groupin
 	return 0;
 }
 
+/* The first two different values of one property of the runs (a host's
+ * CPU model, an accelerator), each with the host of a run that has it. */
+struct two_values {
+	const char *value[2], *host[2];
+};
+
+static void note_value(struct two_values *t, const char *value, const char *host)
+{
+	if (value == NULL)
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (t->value[i] == NULL) {
+			t->value[i] = value;
+			t->host[i] = host;
+			return;
+		}
+		if (strcmp(t->value[i], value) == 0)
+			return;
+	}
+}
+
+/* Warns on stderr when the runs of one table come from hosts with
+ * different CPU models (host.cpu_model) or ran on different accelerators:
+ * their times are not comparable. Not with --by host, whose rows keep
+ * the hosts apart. */
+static void warn_mixed_hosts(const struct run_set *runs, const struct grouping *g)
+{
+	struct two_values model = { 0 }, accel = { 0 };
+
+	if (!g->ignore[PARAM_HOST])
+		return;
+	for (size_t i = 0; i < runs->count; i++) {
+		const struct run *r = &runs->runs[i];
+		json_t *host = json_object_get(r->root, "host");
+		const char *name = json_string_value(json_object_get(host, "name"));
+
+		if (name == NULL)
+			name = "an unrecorded host";
+		note_value(&model, json_string_value(json_object_get(host, "cpu_model")), name);
+		for (size_t t = 0; t < r->exp.count; t++) {
+			const char *v = strchr(r->exp.tokens[t].text, '=');	/* "accel=tcg" */
+			if (r->exp.tokens[t].param == PARAM_ACCEL && v != NULL)
+				note_value(&accel, v + 1, name);
+		}
+	}
+	if (model.value[1] != NULL)
+		fprintf(stderr, "labstat: warning: the runs come from hosts with different CPU models "
+			"('%s' on %s, '%s' on %s); their times differ by host: --by host splits them\n",
+			model.value[0], model.host[0], model.value[1], model.host[1]);
+	if (accel.value[1] != NULL)
+		fprintf(stderr, "labstat: warning: the runs used different accelerators "
+			"(%s on %s, %s on %s); their times differ by accelerator: --by host splits the hosts\n",
+			accel.value[0], accel.host[0], accel.value[1], accel.host[1]);
+}
+
 /* The comparison tables of every metric into out (and the long CSV into
  * long_out when given).  Returns 0, 1 or EX_MIXED. */
 static int comparisons(FILE *out, FILE *long_out, const struct options *o,
@@ -248,6 +315,8 @@ int main(int argc, char **argv)
 		atomic_output_abort(&out);
 		goto done;
 	}
+	if (!o.list_runs)
+		warn_mixed_hosts(&runs, &o.grouping);
 	if (o.list_runs)
 		rc = list_runs(out.stream, &runs, &o.grouping) ? 1 : 0;
 	else if (o.bound.sim_dir != NULL)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# lab.sh plot: reclaim timelines of runs recorded with --trace events.
+# lab.sh plot: reclaim timelines of runs recorded with --trace events,
+# and where reclaim's CPU goes in runs profiled with --trace perf.
 #
 #   plot.sh [--out DIR] [--interval MS] RUN...
 #
@@ -10,7 +11,12 @@
 # and the rest), two or more, are also overlaid (one line per run,
 # labelled by its column: the policy, with the kernel where it differs)
 # into overlay-SLUG.* in DIR, or in the first run's parent directory
-# without --out. Prints every file written on stdout.
+# without --out. Runs with a perf profile (result.json's perf), per
+# experiment but the policy: a stacked bar per policy of reclaim's guest
+# CPU per reclaimed page by part (labstat's means of perf-reclaim's
+# reclaim_us_per_page; analysis/plot/plot.sh reclaim-cpu) into
+# reclaim-cpu-SLUG.* beside the overlays. Prints every file written on
+# stdout.
 set -euo pipefail
 lab_prog="lab plot"
 # shellcheck source=common.sh
@@ -23,7 +29,10 @@ usage: lab.sh plot [--out DIR] [--interval MS] RUN...
 Draws the reclaim timeline (pages scanned and reclaimed, activations,
 refaults, swap and writeback over time) of each run that has a trace.dat
 (lab.sh run --trace events|all), and an overlay per workload when several
-runs of it are given. RUN: run directories or directories holding runs.
+runs of it are given; for runs profiled with --trace perf, per workload a
+stacked bar per policy of where reclaim's CPU goes (policy code, rmap
+walks, lock waits, shadow entries, swap-out, other: microseconds of guest
+CPU per reclaimed page). RUN: run directories or directories holding runs.
 
   --out DIR       write the plots here (default: each run's own directory,
                   overlays beside the runs)
@@ -67,22 +76,22 @@ trap 'rm -rf "$tmp"' EXIT
 # Every completed run with its experiment (row) and column, from labstat.
 "$labstat" --list-runs "${inputs[@]}" >"$tmp/runs.csv" 2>"$tmp/list.err" ||
 	die "$EX_USAGE" "$(grep -v '^labstat: note:' "$tmp/list.err" | head -n1 | sed 's/^labstat: //')"
-runs=() untraced=()
+runs=() profiled=() untraced=()
 declare -A row_of column_of
 while IFS=, read -r row column _ result; do
 	d=$(dirname "$result")
 	d=$(cd "$d" && pwd)
-	if [[ -s $d/trace.dat ]]; then
-		runs+=("$d")
-		row_of[$d]=$row
-		column_of[$d]=$column
-	else
+	row_of[$d]=$row
+	column_of[$d]=$column
+	[[ -s $d/trace.dat ]] && runs+=("$d")
+	jq -e '.perf | type == "object"' "$d/result.json" >/dev/null && profiled+=("$d")
+	[[ -s $d/trace.dat ]] || jq -e '.perf | type == "object"' "$d/result.json" >/dev/null ||
 		untraced+=("$d")
-	fi
 done < <(tail -n +2 "$tmp/runs.csv")
-((${#runs[@]})) || die "$EX_USAGE" "no run with a trace.dat under ${inputs[*]} (record with lab.sh run --trace events)"
+((${#runs[@]} + ${#profiled[@]})) ||
+	die "$EX_USAGE" "no run with a trace.dat or a perf profile under ${inputs[*]} (record with lab.sh run --trace events or perf)"
 for d in "${untraced[@]}"; do
-	say "note: ${d#"$PWD"/}: no trace.dat (run without --trace events), skipped"
+	say "note: ${d#"$PWD"/}: no trace.dat and no perf profile (run without --trace events or perf), skipped"
 done
 if [[ -n $out_dir ]]; then
 	mkdir -p "$out_dir" || die "$EX_HARNESS" "cannot create $out_dir"
@@ -130,3 +139,22 @@ while IFS= read -r group; do
 	rm -f "$tmp"/*.csv
 	printf '%s\n' "$dest.png" "$dest.svg"
 done < <(for d in "${runs[@]}"; do printf '%s\n' "${row_of[$d]}"; done | sort -u)
+
+# Where reclaim's CPU goes: one chart per experiment (but the policy) with
+# profiled runs, the policies' means from labstat.
+parts=()
+for p in policy rmap lock shadow swapout other; do parts+=(-m "perf.reclaim_us_per_page.$p"); done
+while IFS= read -r group; do
+	members=()
+	for d in "${profiled[@]}"; do
+		[[ ${row_of[$d]} == "$group" ]] && members+=("$d")
+	done
+	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group// /-}" | sed 's/-*$//; s/--*/-/g')
+	dest=${out_dir:-$(dirname "${members[0]}")}/reclaim-cpu-$slug
+	"$labstat" --csv-long "${parts[@]}" -m perf.us_per_reclaimed_page "${members[@]}" \
+		>"$tmp/perf.csv" 2>"$tmp/perf.err" ||
+		die "$EX_HARNESS" "labstat failed on the profiled runs of $group: $(grep -v '^labstat: note:' "$tmp/perf.err" | head -n1)"
+	"$plot" reclaim-cpu -t "$group: where reclaim's CPU goes" -o "$dest" "$tmp/perf.csv" ||
+		die "$EX_HARNESS" "plot.sh reclaim-cpu failed for $group"
+	printf '%s\n' "$dest.png" "$dest.svg"
+done < <(for d in "${profiled[@]}"; do printf '%s\n' "${row_of[$d]}"; done | sort -u)

@@ -7,7 +7,11 @@
 # comparison tables (labstat writes them as HTML, and the long CSV for the
 # charts, in one pass), a comparison chart per metric (analysis/plot
 # compare), the timelines and overlays of lab.sh plot for runs with a
-# trace.dat, and the OPT/model tables (HTML from labstat too) and
+# trace.dat, where reclaim's CPU goes in runs profiled with --trace perf
+# (lab.sh plot's bars, and per experiment each policy's top 15 kernel
+# symbols by difference in CPU time against the baseline's, from
+# analysis/perf's perf-diff, each linked to its folded stacks in
+# report-plots/perf-diff/), and the OPT/model tables (HTML from labstat too) and
 # miss-ratio curves of lab.sh bound for runs with refs.bin. The page
 # links its images relatively, so DIR can be moved or served as is. Both
 # are built under temporary names and renamed when complete.
@@ -22,8 +26,11 @@ usage: lab.sh report [--baseline POLICY] [--metric M]... [--ignore PARAM]... DIR
 
 Writes DIR/report.html (and DIR/report-plots/) from every run under DIR:
 the comparison tables (mean ± 95% CI, ratio, Welch's t-test), comparison
-charts, reclaim timelines and overlays of traced runs, and Belady/model
-bounds of runs recorded with --refs.
+charts, reclaim timelines and overlays of traced runs, where reclaim's
+CPU goes in profiled runs (--trace perf: per policy, a stacked bar and
+the 15 kernel symbols whose CPU time differs most from the baseline's,
+each linked to its folded stacks), and Belady/model bounds of runs
+recorded with --refs.
 
   --baseline P   as in lab.sh compare (default: lru, else vanilla)
   --metric M     as in lab.sh compare, repeatable
@@ -90,12 +97,47 @@ while IFS= read -r metric; do
 	fi
 done < <(awk -F, -v b="$baseline" 'NR > 1 && $4 != b {print $1}' "$work/long.csv" | awk '!seen[$0]++')
 
-# Timelines and overlays of traced runs.
-traced=0
-for r in "${results[@]}"; do [[ -s $(dirname "$r")/trace.dat ]] && traced=1; done
-if ((traced)); then
+html_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
+
+# Timelines and overlays of traced runs, reclaim CPU bars of profiled ones.
+traced=0 profiled=0
+for r in "${results[@]}"; do
+	[[ -s $(dirname "$r")/trace.dat ]] && traced=1
+	jq -e '.perf | type == "object"' "$r" >/dev/null && profiled=1
+done
+if ((traced || profiled)); then
 	"$LAB_TOP/lab/plot.sh" --out "$plots" "$dir" >/dev/null 2>"$work/plot.err" ||
 		die "$EX_HARNESS" "lab.sh plot failed: $(tail -n1 "$work/plot.err")"
+fi
+
+# Profiled runs: per experiment, each column against the baseline's, the
+# 15 kernel symbols whose CPU time differs most (perf-diff), with the
+# folded stacks through each in report-plots/perf-diff/.
+slug() { tr -c 'A-Za-z0-9_.+-' '-' <<<"$1" | sed 's/-*$//; s/--*/-/g'; }
+if ((profiled)); then
+	"$labstat" --list-runs "${ignore[@]}" "${results[@]%/result.json}" >"$work/runs.csv" 2>"$work/list.err" ||
+		die "$EX_HARNESS" "labstat --list-runs failed: $(grep -v '^labstat: note:' "$work/list.err" | head -n1)"
+	declare -A perf_runs=() base_col=()
+	while IFS=, read -r row column policy result; do
+		jq -e '.perf | type == "object"' "$result" >/dev/null || continue
+		perf_runs[$row$'\t'$column]+="$(dirname "$result")"$'\n'
+		[[ $policy != "$baseline" || -n ${base_col[$row]:-} ]] || base_col[$row]=$column
+	done < <(tail -n +2 "$work/runs.csv")
+	: >"$work/perf-diff.html"
+	for key in "${!perf_runs[@]}"; do printf '%s\n' "$key"; done | sort | while IFS=$'\t' read -r row column; do
+		base=${base_col[$row]:-}
+		[[ -n $base && $column != "$base" ]] || continue
+		sub=perf-diff/$(slug "$row")-$(slug "$column")
+		mkdir -p "$plots/$sub"
+		args=(--label-a "$(slug "$column")" --label-b "$(slug "$base")")
+		while IFS= read -r d; do [[ -n $d ]] && args+=(-a "$d"); done <<<"${perf_runs[$row$'\t'$column]}"
+		while IFS= read -r d; do [[ -n $d ]] && args+=(-b "$d"); done <<<"${perf_runs[$row$'\t'$base]}"
+		printf '<h3>%s: %s against %s</h3>\n' "$(html_escape <<<"$row")" "$(html_escape <<<"$column")" \
+			"$(html_escape <<<"$base")" >>"$work/perf-diff.html"
+		"$LAB_BUILD/analysis/perf-diff" --top 15 --format html --stacks "$plots/$sub" \
+			--link-prefix "report-plots/$sub/" "${args[@]}" >>"$work/perf-diff.html" 2>"$work/diff.err" ||
+			die "$EX_HARNESS" "perf-diff failed on $row, $column: $(tail -n1 "$work/diff.err")"
+	done
 fi
 
 # Bounds of runs with reference strings.
@@ -105,8 +147,6 @@ if ((with_refs)); then
 	"$LAB_TOP/lab/bound.sh" --format html --plot "$plots" "${ignore[@]}" "$dir" >"$work/bound.html" 2>"$work/bound.err" ||
 		die "$EX_HARNESS" "lab.sh bound failed: $(tail -n1 "$work/bound.err")"
 fi
-
-html_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
 
 figure() {	# figure NAME CAPTION
 	printf '<figure><img src="report-plots/%s.png" alt="%s"><figcaption>%s (<a href="report-plots/%s.svg">SVG</a>)</figcaption></figure>\n' \
@@ -146,6 +186,19 @@ HEAD
 			n=$(basename "$f" .png)
 			figure "$n" "miss-ratio curve: ${n#mrc-}"
 		done
+	fi
+	if ((profiled)); then
+		echo "<h2>Where reclaim's CPU goes (--trace perf)</h2>"
+		for f in "$plots"/reclaim-cpu-*.png; do
+			[[ -e $f ]] || continue
+			n=$(basename "$f" .png)
+			figure "$n" "${n#reclaim-cpu-}: guest CPU per reclaimed page by part, mean over the runs"
+		done
+		if [[ -s $work/perf-diff.html ]]; then
+			echo "<h2>Kernel symbols whose CPU time differs most from $(html_escape <<<"$baseline")'s</h2>"
+			echo "<p>Self: the symbol's own code; children: with what it calls. Each set's folded stacks through a symbol are linked (flamegraph.pl, speedscope).</p>"
+			cat "$work/perf-diff.html"
+		fi
 	fi
 	if ((traced)); then
 		echo "<h2>Reclaim overlays</h2>"

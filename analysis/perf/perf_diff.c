@@ -12,7 +12,8 @@
  * own code) and children (with what it calls); rows are the top N by the
  * difference in self time, largest first.  --stacks writes, per row and
  * set, the set's folded stacks that pass through the symbol
- * (DIR/NN-SYMBOL-SET.folded, counts summed over the set's runs).
+ * (DIR/NN-SYMBOL-SET.folded, counts summed over the set's runs; none
+ * when no stack of the set holds it).
  * Exit: 0, 1 error, 2 usage, 3 a run without a readable profile. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -235,6 +236,8 @@ static int write_stacks(const struct options *o, int rank, const struct row *r)
 		struct strmap sub;
 		struct atomic_output out;
 
+		if (r->children[k] == 0)
+			continue;	/* no stack of this set holds it */
 		strmap_init(&sub);
 		stacks_name(name, sizeof(name), rank, r->sym, o->set[k].label);
 		snprintf(path, sizeof(path), "%s/%s", o->stacks_dir, name);
@@ -276,7 +279,8 @@ static void write_csv(FILE *out, const struct options *o, const struct row *rows
 		fprintf(out, "%zu,%s,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%s,%s\n", i + 1, r->sym,
 			o->set[0].label, o->set[1].label, r->self[0], r->self[1], r->self[0] - r->self[1],
 			r->children[0], r->children[1], r->children[0] - r->children[1],
-			o->stacks_dir ? a : "", o->stacks_dir ? b : "");
+			o->stacks_dir && r->children[0] > 0 ? a : "",
+			o->stacks_dir && r->children[1] > 0 ? b : "");
 	}
 }
 
@@ -303,8 +307,11 @@ static void write_html(FILE *out, const struct options *o, const struct row *row
 			fputs("<td class=\"l\">", out);
 			for (int k = 0; k < 2; k++) {
 				stacks_name(name, sizeof(name), (int)i + 1, r->sym, o->set[k].label);
-				fprintf(out, "%s<a href=\"%s%s\">%s</a>", k ? ", " : "", o->link_prefix, name,
-					o->set[k].label);
+				if (r->children[k] > 0)
+					fprintf(out, "%s<a href=\"%s%s\">%s</a>", k ? ", " : "", o->link_prefix,
+						name, o->set[k].label);
+				else
+					fprintf(out, "%s(none in %s)", k ? ", " : "", o->set[k].label);
 			}
 			fputs("</td>", out);
 		}

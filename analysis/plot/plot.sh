@@ -11,12 +11,16 @@ usage: plot.sh timeline [-t TITLE] [-i SECONDS] -o OUT TIMELINE.csv
        plot.sh overlay  [-t TITLE] [-i SECONDS] -o OUT LABEL=TIMELINE.csv...
        plot.sh compare  [-t TITLE] [-b BASELINE] -m METRIC -o OUT LABSTAT-LONG.csv
        plot.sh bound    [-t TITLE] -o OUT PAGESIM.csv KERNEL.csv
+       plot.sh reclaim-cpu [-t TITLE] -o OUT LABSTAT-LONG.csv
 timeline: reclaim activity of one run (trace-timeline CSV).
 overlay:  several runs of one workload, one line per LABEL (e.g. the policy).
 compare:  policies x workloads relative to BASELINE (labstat --csv-long).
 bound:    misses vs cache size, one line per pagesim model (pagesim --format
           csv over several sizes), the kernel's runs as points (KERNEL.csv:
           policy,cache_pages,pswpin,refaults).
+reclaim-cpu: per policy, a bar of reclaim's guest CPU per reclaimed page
+          stacked by part (labstat --csv-long of perf.reclaim_us_per_page.PART
+          for the six parts and perf.us_per_reclaimed_page, one workload).
 Writes OUT.png and OUT.svg (whole or not at all). -i gives the CSV's
 interval when it cannot be read from the first two rows.
 USAGE
@@ -200,14 +204,53 @@ model_list=$(quote "$model_list"); kernel_list=$(quote "$kernel_list"); \
 title_text=$(quote "${title:-misses vs cache size}")"
 }
 
+# The parts of perf-reclaim's reclaim_us_per_page, in the bars' order.
+RECLAIM_PARTS="policy rmap lock shadow swapout other"
+
+cmd_reclaim_cpu() {
+	local file=$1 wide part metrics="perf.us_per_reclaimed_page"
+	require_header "$file" metric workload policy policy_idx mean ci95
+	for part in $RECLAIM_PARTS; do metrics+=" perf.reclaim_us_per_page.$part"; done
+	# One row per policy (policy_idx order): its part means, the total's
+	# mean and CI; a workload's rows only (labstat's gmean rows left out).
+	wide=$(mktemp "$out.XXXXXX.csv")
+	# shellcheck disable=SC2064 # the name is fixed now
+	trap "rm -f '$wide'" EXIT
+	awk -F, -v metrics="$metrics" '
+		BEGIN { n = split(metrics, m, " "); for (i = 1; i <= n; i++) col[m[i]] = i }
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$(h["workload"]) == "gmean" || !($(h["metric"]) in col) { next }
+		{
+			w[$(h["workload"])] = 1
+			p = $(h["policy_idx"]); name[p] = $(h["policy"]); if (p > max) max = p
+			v[p, col[$(h["metric"])]] = $(h["mean"])
+			if ($(h["metric"]) == m[1]) ci[p] = $(h["ci95"])
+		}
+		END {
+			k = 0; for (x in w) k++
+			if (k != 1) { print "one workload per plot, got " k > "/dev/stderr"; exit 1 }
+			printf "policy"; for (i = 2; i <= n; i++) { s = m[i]; sub(/.*\./, "", s); printf ",%s", s }
+			print ",total,total_ci95"
+			for (p = 0; p <= max; p++) {
+				if (!(p in name) || !((p, 1) in v)) continue
+				printf "%s", name[p]
+				for (i = 2; i <= n; i++) printf ",%s", ((p, i) in v ? v[p, i] : "NA")
+				printf ",%s,%s\n", v[p, 1], (p in ci ? ci[p] : "NA")
+			}
+		}' "$file" >"$wide" || die "$file: not one workload's reclaim CPU (labstat --csv-long of the perf metrics)"
+	[[ $(wc -l <"$wide") -gt 1 ]] || die "$file: no rows of perf.us_per_reclaimed_page"
+	render "$out" reclaim_cpu.gp "data=$(quote "$wide"); \
+title_text=$(quote "${title:-reclaim CPU per reclaimed page}")"
+}
+
 main() {
 	[[ $# -ge 1 ]] || { usage >&2; exit 2; }
 	local mode=$1
 	shift
 	case $mode in
 	-h | --help) usage; exit 0 ;;
-	timeline | overlay | compare | bound) ;;
-	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare, bound)" >&2; exit 2 ;;
+	timeline | overlay | compare | bound | reclaim-cpu) ;;
+	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare, bound, reclaim-cpu)" >&2; exit 2 ;;
 	esac
 	out="" title="" interval="" metric="" baseline=lru
 	local opt
@@ -239,6 +282,9 @@ main() {
 	bound)
 		[[ $# -eq 2 ]] || { echo "$PROG: bound takes a pagesim CSV and a kernel CSV" >&2; exit 2; }
 		cmd_bound "$1" "$2" ;;
+	reclaim-cpu)
+		[[ $# -eq 1 ]] || { echo "$PROG: reclaim-cpu takes one labstat --csv-long file" >&2; exit 2; }
+		cmd_reclaim_cpu "$1" ;;
 	esac
 }
 

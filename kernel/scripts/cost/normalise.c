@@ -253,6 +253,13 @@ char *work_shape(const char *t)
 
 	if (control_flow(t) || register_shuffle(t))
 		return NULL;
+	/* the accumulator's short forms of sign extension */
+	if (!strcmp(t, "cltq"))
+		t = "movslq %R,%R";
+	else if (!strcmp(t, "cwtl"))
+		t = "movswl %R,%R";
+	else if (!strcmp(t, "cbtw"))
+		t = "movsbw %R,%R";
 	put_mnemonic(&b, &t);
 	while (*t) {
 		const char *m = t + (*t == '-');

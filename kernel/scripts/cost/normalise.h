@@ -37,7 +37,8 @@ int register_shuffle(const char *text);
  * added: its normalised text with every number replaced by N (a field
  * offset that moved because a struct grew is the same work), a memory
  * operand without displacement given one, a stack slot taken for the
- * register it stands for, the size suffix dropped (testq and test);
+ * register it stands for, the size suffix dropped (testq and test),
+ * cltq written as the movslq it is;
  * NULL for control flow (jumps, calls, returns, NOPs: block layout and
  * calls are judged apart) and register shuffles, before or after that.
  * A new string.

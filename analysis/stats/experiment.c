@@ -8,7 +8,7 @@
 /* Names as in result.json (CONTRACTS.md), in enum order. */
 static const char *const param_names[EXPERIMENT_PARAMS] = {
 	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
-	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb",
+	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb", "perf_freq_hz",
 	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at", "params.also",
 	"host.name",
 };
@@ -276,6 +276,20 @@ static int add_switch_at(struct experiment *e, json_t *v)
 	return 0;	/* null or missing: no switch, the default */
 }
 
+/* A --trace mode records tracer: it is "all", or tracer is one of its
+ * comma-separated words ("events,perf"). */
+static bool records(const char *trace, const char *tracer)
+{
+	size_t len = strlen(tracer);
+
+	if (strcmp(trace, "all") == 0)
+		return true;
+	for (const char *p = trace; p != NULL; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, tracer, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
 static int compare_tokens(const void *a, const void *b)
 {
 	const struct experiment_token *x = a, *y = b;
@@ -304,10 +318,16 @@ int experiment_read(struct experiment *e, json_t *root)
 	if (add(e, PARAM_TRACE, "trace", trace))
 		goto oom;
 	/* The ring buffer exists only when trace-cmd records. */
-	if (strcmp(trace, "events") == 0 || strcmp(trace, "all") == 0) {
+	if (records(trace, "events")) {
 		snprintf(buf, sizeof(buf), "%lldK",
 			 integer_or(root, "trace_buffer_kb", DEFAULT_TRACE_BUFFER_KB));
 		if (add(e, PARAM_TRACE_BUFFER, "trace_buffer", buf))
+			goto oom;
+	}
+	/* perf's sampling rate, recorded only when perf sampled. */
+	if (json_is_integer(json_object_get(root, "perf_freq_hz"))) {
+		snprintf(buf, sizeof(buf), "%lldHz", integer_or(root, "perf_freq_hz", 0));
+		if (add(e, PARAM_PERF_FREQ, "perf", buf))
 			goto oom;
 	}
 	if (add_list(e, PARAM_SYSCTL, "sysctl", json_object_get(params, "sysctl")) ||

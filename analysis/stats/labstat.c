@@ -23,6 +23,18 @@ static const char *const default_metrics[] = {
 	"refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file",
 };
 
+/* With the default metrics, when some run was profiled (lab.sh run
+ * --trace perf: result.json's perf object), where its CPU went too. */
+static const char *const perf_metrics[] = {
+	"perf.us_per_reclaimed_page",
+	"perf.reclaim_cpu_share",
+	"perf.policy_cpu_share",
+	"perf.rmap_cpu_share",
+	"perf.lock_cpu_share",
+	"perf.fault_cpu_share",
+	"perf.idle_share",
+};
+
 static void usage(FILE *out)
 {
 	fputs("usage: labstat [--metric [LABEL=]PATH[+PATH...]]... [--baseline POLICY]\n"
@@ -45,7 +57,9 @@ static void usage(FILE *out)
 	      "--bound: per run and per experiment, pagesim's misses (SIM_DIR/<run_id>.csv)\n"
 	      "beside the kernel's counts (lab.sh bound).\n"
 	      "Default metrics: wall_s majflt vmstat.pswpin vmstat.pswpout and\n"
-	      "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file.\n"
+	      "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file,\n"
+	      "and when some run has a perf profile perf.us_per_reclaimed_page and the\n"
+	      "perf.*_share of reclaim, policy, rmap, lock, fault and idle.\n"
 	      "Exit: 0 ok, 1 error, 2 usage, 3 the table would mix experiments.\n",
 	      out);
 }
@@ -59,6 +73,7 @@ struct options {
 	const char *long_csv;
 	struct grouping grouping;
 	bool list_runs;
+	bool default_metrics;	/* no --metric given */
 	struct bound_options bound;
 };
 
@@ -176,6 +191,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 2;
 	}
 	if (o->nmetrics == 0) {
+		o->default_metrics = true;
 		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(*default_metrics); i++)
 			o->metric_specs[o->nmetrics++] = default_metrics[i];
 	}
@@ -306,6 +322,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "labstat: no completed runs (exit ok) found\n");
 		goto done;
 	}
+	bool profiled = false;
+	for (size_t i = 0; i < runs.count; i++)
+		profiled = profiled || json_is_object(json_object_get(runs.runs[i].root, "perf"));
+	for (size_t i = 0; o.default_metrics && profiled && i < sizeof(perf_metrics) / sizeof(*perf_metrics);
+	     i++, nparsed++)
+		if (metric_parse(&metrics[nparsed], perf_metrics[i]) != 0)
+			goto done;
 	if (atomic_output_open(&out, o.output) != 0) {
 		fprintf(stderr, "labstat: %s: %s\n", o.output, strerror(errno));
 		goto done;

@@ -45,6 +45,22 @@ near "$(awk -F, '$4 == "clockpro" && $2 != "gmean" { print $7 }' "$tmp/long.csv"
 check "labstat: with a 95% CI over the three reps" \
 	awk -F, '$4 == "clockpro" && $2 != "gmean" && $6 == 3 && $9 > 0 { ok = 1 } END { exit !ok }' "$tmp/long.csv"
 
+"$build/analysis/labstat" "$res" >"$tmp/default.txt" 2>/dev/null
+check "labstat without --metric: profiled runs add the perf tables" \
+	bash -c 'grep -q "^perf.us_per_reclaimed_page:" "$1" && grep -q "^perf.reclaim_cpu_share:" "$1"' _ "$tmp/default.txt"
+# Runs sampled at another rate, or with trace-cmd beside perf, are other
+# experiments (labstat --list-runs' rows).
+other=$tmp/other
+mkdir -p "$other/a" "$other/b"
+jq '.perf_freq_hz = 499' "$res/20261204T000001-clockpro-cyclic-anon-r1-00f1/result.json" >"$other/a/result.json"
+jq '.trace = "events,perf" | .trace_buffer_kb = 4096' "$res/20261204T000002-clockpro-cyclic-anon-r2-00f2/result.json" \
+	>"$other/b/result.json"
+"$build/analysis/labstat" --list-runs "$res/20261204T000003-clockpro-cyclic-anon-r3-00f3" "$other/a" "$other/b" \
+	>"$tmp/rows.csv" 2>/dev/null
+is "$(cut -d, -f1 "$tmp/rows.csv" | tail -n +2 | sort -u | wc -l)" 3 "labstat: three experiments of three runs"
+check "... the one sampled at 499 Hz says so (perf=499Hz)" grep -q '^[^,]*perf=499Hz' "$tmp/rows.csv"
+check "... and events,perf brings trace-cmd's buffer (trace_buffer=4096K)" grep -q '^[^,]*trace_buffer=4096K' "$tmp/rows.csv"
+
 rc=0
 "$lab" plot --out "$tmp/plots" "$res" >"$tmp/plot.out" 2>"$tmp/plot.err" || rc=$?
 check "lab.sh plot on profiled runs only: exits 0" test "$rc" = 0

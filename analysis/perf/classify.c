@@ -24,7 +24,7 @@ static const char *const reclaim[] = {
 	"try_to_free_mem_cgroup_pages", "__alloc_pages_direct_reclaim", NULL,
 };
 static const char *const kswapd[] = { "kswapd", NULL };
-static const char *const fault[] = { "handle_mm_fault", "do_swap_page", NULL };
+static const char *const fault[] = { "exc_page_fault", "handle_mm_fault", "do_swap_page", NULL };
 static const char *const lock[] = {
 	"native_queued_spin_lock_slowpath", "__pv_queued_spin_lock_slowpath",
 	"queued_spin_lock_slowpath", "queued_read_lock_slowpath", "queued_write_lock_slowpath",

@@ -13,9 +13,12 @@
  *            global and memcg, MGLRU's too (its aging and eviction run
  *            under these).
  *   kswapd   reclaim under kswapd; direct: reclaim in any other task.
- *   fault    page-fault handling: handle_mm_fault and everything it calls
- *            (do_swap_page, swap-in readahead, and direct reclaim when the
- *            fault's allocation had to reclaim).
+ *   fault    page-fault handling: the exception (exc_page_fault: its entry
+ *            in do_user_addr_fault, where samples taken while it ran with
+ *            interrupts off land, is a large share under TCG) and
+ *            handle_mm_fault with everything it calls (do_swap_page,
+ *            swap-in readahead, direct reclaim when the fault's allocation
+ *            had to reclaim), also when get_user_pages faults.
  *
  * Parts (exclusive: a sample counts once, for the frame nearest its leaf
  * that matches; the first rule that matches wins at a frame):

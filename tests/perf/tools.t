@@ -22,12 +22,13 @@ m() { jq -r "$1" "$tmp/metrics.json"; }
 # other swapper sample is a softirq: busy). Reclaim: the four kswapd
 # samples and two direct ones (try_to_free_pages under a fault,
 # try_to_free_mem_cgroup_pages); faults: the direct one and the
-# [unknown] one under handle_mm_fault. Parts of the 10 busy samples:
+# [unknown] one in the exception's entry (do_user_addr_fault under
+# exc_page_fault, no handle_mm_fault). Parts of the 10 busy samples:
 # policy 2 (clockpro_referenced leaves), rmap 1 (folio_referenced_one
 # under clockpro_referenced: the nearer frame wins), lock 1
 # (queued_spin_lock_slowpath leaf), swapout 1 (__swap_writepage),
 # shadow 1 (workingset_eviction), other 4 ([user], softirq, [unknown]
-# under a fault, clear_page_rep).
+# in a fault, clear_page_rep).
 is "$(m '[.samples, .idle_samples, .cpus, .period_ns] | join(" ")')" "11 1 2 1003009" \
 	"samples, idle samples, CPUs (0 and 1) and period, as counted by hand"
 is "$(m '[.reclaim_cpu_share, .kswapd_cpu_share, .direct_reclaim_cpu_share, .fault_cpu_share] | join(" ")')" \

@@ -43,7 +43,9 @@ failed runs are left out (a note on stderr says which).
                  has it, else vanilla when some run has it, else lru)
   --format F     text (default), markdown, html or csv
   --metric M     a result.json path, repeatable (default: wall_s, majflt,
-                 vmstat.pswpin, vmstat.pswpout, refaults)
+                 vmstat.pswpin, vmstat.pswpout, refaults, and when some
+                 run has a perf profile perf.us_per_reclaimed_page and
+                 the reclaim, policy, rmap, lock, fault and idle shares)
   --ignore P     merge runs that differ only in parameter P, e.g.
                  kernel.series_sha or params.sysctl (repeatable); without
                  it, a baseline that ran on two kernels is refused (exit 3)

@@ -21,7 +21,7 @@ locked = if [ -z "$$LAB_MAKE_LOCKED" ]; then mkdir -p $(dir $(MAKE_LOCK)) && exe
 SETUP_GOALS := deps kernels workloads analysis image tools
 
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
-	kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
+	kernel-test kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
 	test check-shell bench stress clean distclean fuzz sanitize
 
 all:
@@ -41,6 +41,11 @@ kernel-lab: deps
 # The reliability gate's kernel: the lab kernel with debug.config on top.
 kernel-debug: deps
 	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh debug)
+
+# The lab kernel with test.config on top: policies that exist only to be
+# tested (test-stall, for the safety fallback).  make test needs it.
+kernel-test: deps
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh test)
 
 # Write the commits of build/src/lab back to kernel/patches (git format-patch).
 kernel-export:
@@ -83,7 +88,7 @@ image: workloads
 	@$(call locked,{ [ ! -x images/build-selftests.sh ] || images/build-selftests.sh; } && \
 		images/build-rootfs.sh)
 
-test: all
+test: all kernel-test
 	@tests/run
 
 # The unit areas again, the host tools built with AddressSanitizer and

@@ -2,11 +2,14 @@
 # Configure and build one guest kernel flavour and install it into
 # build/kernels/FLAVOUR/ (bzImage, config, info.json).
 #
-#   build-kernel.sh vanilla|lab|debug
+#   build-kernel.sh vanilla|lab|debug|test
 #
 # vanilla: the unpatched source with lab.config (the reference kernel).
 # lab:     the series applied, lab.config + series.config.
 # debug:   the lab source with debug.config on top (reliability gate).
+# test:    the lab source with test.config on top: the policies that exist
+#          only to be tested (the safety fallback's test-stall).  It differs
+#          from lab by a few symbols, so ccache serves most of its build.
 #
 # The object directory is an immediate subdirectory of the source tree, so
 # the kernel's srctree is ".." and compiler command lines are the same in
@@ -21,7 +24,8 @@ case $flavour in
 vanilla) src=$LAB_BUILD/src/vanilla fragments="lab.config" ;;
 lab) src=$LAB_BUILD/src/lab fragments="lab.config series.config" ;;
 debug) src=$LAB_BUILD/src/lab fragments="lab.config series.config debug.config" ;;
-*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug" ;;
+test) src=$LAB_BUILD/src/lab fragments="lab.config series.config test.config" ;;
+*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug|test" ;;
 esac
 [[ -f $src/Makefile ]] || die "$EX_MISSING" "no source tree in ${src#"$LAB_TOP"/} (run prepare-tree.sh first)"
 

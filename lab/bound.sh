@@ -82,11 +82,14 @@ for tool in "$pagesim" "$labstat"; do
 	[[ -x $tool ]] || die "$EX_MISSING" "no ${tool#"$LAB_TOP"/} (run make analysis)"
 done
 known=$("$pagesim" --list-policies | awk '{print $1}' | paste -sd,)
-[[ -n $models ]] || models=$known
+# Every model, and clockpro with the 2006 port's insertion, the model of
+# the kernel's clockpro under page_replace.clockpro_insert=port.
+[[ -n $models ]] || models=$known,clockpro:insert=port
 IFS=, read -r -a model_list <<<"$models"
 IFS=, read -r -a known_list <<<"$known"
 for m in "${model_list[@]}"; do
-	in_list "$m" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
+	# NAME or NAME:OPTION=VALUE (pagesim checks the option)
+	in_list "${m%%:*}" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
 done
 for arg in "${inputs[@]}"; do
 	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"

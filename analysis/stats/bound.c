@@ -2,6 +2,7 @@
 #include "bound.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,21 +12,40 @@
 #define LINE_MAX_LEN 1024
 
 /* Each kernel policy's user-space counterpart in pagesim: 6.1's two
- * lists for the unpatched kernel and the framework's lru, the port's own
- * model for the research policies; MGLRU has none. */
+ * lists for the unpatched kernel and the framework's lru, the model of the
+ * same algorithm for the research policies (clockpro: the paper's rules;
+ * its 2006 insertion, page_replace.clockpro_insert=port on the guest's
+ * command line, is the model's insert=port); MGLRU has none. */
 static const struct { const char *policy, *model; } policy_models[] = {
 	{ "vanilla", "lru2q" },
 	{ "lru", "lru2q" },
-	{ "clockpro", "clockpro-2006" },
+	{ "clockpro", "clockpro" },
+	{ "clockpro-lirs", "clockpro-lirs" },
 	{ "cart", "cart" },
 	{ "cart-r", "cart-r" },
 	{ "random", "random" },
 };
 
-const char *bound_policy_model(const char *policy)
+/* Whether the run's guest had boot argument @arg (params.boot_args). */
+static bool run_has_boot_arg(const struct run *r, const char *arg)
 {
+	json_t *args = json_object_get(json_object_get(r->root, "params"), "boot_args");
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(args, i, a)
+		if (json_is_string(a) && strcmp(json_string_value(a), arg) == 0)
+			return true;
+	return false;
+}
+
+const char *bound_policy_model(const struct run *r)
+{
+	if (strcmp(r->policy, "clockpro") == 0 &&
+	    run_has_boot_arg(r, "page_replace.clockpro_insert=port"))
+		return "clockpro:insert=port";
 	for (size_t i = 0; i < sizeof(policy_models) / sizeof(*policy_models); i++)
-		if (strcmp(policy, policy_models[i].policy) == 0)
+		if (strcmp(r->policy, policy_models[i].policy) == 0)
 			return policy_models[i].model;
 	return NULL;
 }
@@ -265,7 +285,7 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 	for (size_t i = 0; !bad && i < n; i++) {
 		if (done[i])
 			continue;
-		const char *name = bound_policy_model(rows[i].run->policy);
+		const char *name = bound_policy_model(rows[i].run);
 		ssize_t model = name != NULL ? model_index(models, name) : -1;
 		struct mean m[S_COUNT] = { 0 };
 		size_t count = 0;

@@ -25,7 +25,7 @@ struct bound_options {
 
 /* The pagesim model that stands for a kernel policy, or NULL (MGLRU has
  * none). */
-const char *bound_policy_model(const char *policy);
+const char *bound_policy_model(const struct run *r);
 
 /* Writes the tables.  Runs without a simulation file or without
  * mem_available_pages are left out with a note.  Returns 0, -1 after

@@ -221,6 +221,40 @@ void report_write(FILE *out, enum report_format format,
 	}
 }
 
+/* The notes after the tables (none in CSV): a heading, then one item a
+ * run or cell, "WHO: WHAT" ("ROW | COLUMN: WHAT" when who2 is given). */
+static void note_head(FILE *out, enum report_format format, const char *class, const char *head)
+{
+	if (format == REPORT_HTML)
+		fprintf(out, "<p class=\"%s\">%s</p>\n<ul class=\"%s\">\n", class, head, class);
+	else if (format != REPORT_CSV && format != REPORT_CSV_LONG)
+		fprintf(out, "\n%s%s%s\n\n", format == REPORT_MARKDOWN ? "**" : "", head,
+			format == REPORT_MARKDOWN ? "**" : "");
+}
+
+static void note_item(FILE *out, enum report_format format, const char *who, const char *who2,
+		      const char *what)
+{
+	if (format == REPORT_HTML) {
+		fputs("<li>", out);
+		html_escaped(out, who);
+		if (who2 != NULL) {
+			fputs(" | ", out);
+			html_escaped(out, who2);
+		}
+		fprintf(out, ": %s</li>\n", what);
+	} else if (format != REPORT_CSV && format != REPORT_CSV_LONG) {
+		fprintf(out, "%s%s%s%s: %s\n", format == REPORT_MARKDOWN ? "- " : "  ", who,
+			who2 != NULL ? " | " : "", who2 != NULL ? who2 : "", what);
+	}
+}
+
+static void note_end(FILE *out, enum report_format format, size_t items)
+{
+	if (items > 0 && format == REPORT_HTML)
+		fputs("</ul>\n", out);
+}
+
 size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs)
 {
 	size_t n = 0;
@@ -229,33 +263,20 @@ size_t report_trace_losses(FILE *out, enum report_format format, const struct ru
 		double share;
 		if (!run_trace_loss(&runs->runs[i], &share) || (share <= TRACE_LOSS_LIMIT && !isnan(share)))
 			continue;
-		if (n++ == 0 && format != REPORT_CSV && format != REPORT_CSV_LONG) {
-			const char *head = "Traced runs that lost more than 0.1% of their trace events "
-					   "(the gaps are shaded in their timelines; vmstat counters are not affected):";
-			if (format == REPORT_HTML)
-				fprintf(out, "<p class=\"trace-loss\">%s</p>\n<ul class=\"trace-loss\">\n", head);
-			else
-				fprintf(out, "\n%s%s%s\n\n", format == REPORT_MARKDOWN ? "**" : "", head,
-					format == REPORT_MARKDOWN ? "**" : "");
-		}
+		if (n++ == 0)
+			note_head(out, format, "trace-loss",
+				  "Traced runs that lost more than 0.1% of their trace events "
+				  "(the gaps are shaded in their timelines; vmstat counters are not affected):");
 		char what[64];
 		if (isnan(share))
 			snprintf(what, sizeof(what), "an unknown share (trace.dat unreadable)");
 		else
 			snprintf(what, sizeof(what), "%.2f%%", 100.0 * share);
-		if (format == REPORT_HTML) {
-			fputs("<li>", out);
-			html_escaped(out, runs->runs[i].path);
-			fprintf(out, ": %s</li>\n", what);
-		} else if (format != REPORT_CSV && format != REPORT_CSV_LONG) {
-			fprintf(out, "%s%s: %s\n", format == REPORT_MARKDOWN ? "- " : "  ",
-				runs->runs[i].path, what);
-		}
+		note_item(out, format, runs->runs[i].path, NULL, what);
 		fprintf(stderr, "labstat: warning: %s lost %s of its trace events\n",
 			runs->runs[i].path, what);
 	}
-	if (n > 0 && format == REPORT_HTML)
-		fputs("</ul>\n", out);
+	note_end(out, format, n);
 	return n;
 }
 
@@ -271,8 +292,8 @@ long report_concurrent(FILE *out, enum report_format format, const struct run_se
 {
 	char **rows, **columns;
 	bool *done = calloc(runs->count + 1, sizeof(*done));
-	bool notes = format != REPORT_CSV && format != REPORT_CSV_LONG;
-	long flagged = 0, cells = 0;
+	long flagged = 0;
+	size_t cells = 0;
 
 	if (done == NULL || grouping_labels(g, runs, &rows, &columns) != 0) {
 		free(done);
@@ -284,7 +305,7 @@ long report_concurrent(FILE *out, enum report_format format, const struct run_se
 
 		if (done[i] || concurrent_guests(&runs->runs[i]) <= 0)
 			continue;
-		for (size_t j = i; j < runs->count; j++) {
+		for (size_t j = 0; j < runs->count; j++) {
 			if (strcmp(rows[i], rows[j]) != 0 || strcmp(columns[i], columns[j]) != 0)
 				continue;
 			long long others = concurrent_guests(&runs->runs[j]);
@@ -296,33 +317,16 @@ long report_concurrent(FILE *out, enum report_format format, const struct run_se
 			}
 		}
 		flagged += (long)beside;
-		if (!notes)
-			continue;
-		if (cells++ == 0) {
-			const char *head = "Runs that ran beside other lab guests (concurrent_guests > 0): "
-					   "their wall times shared the host's CPUs:";
-			if (format == REPORT_HTML)
-				fprintf(out, "<p class=\"concurrent\">%s</p>\n<ul class=\"concurrent\">\n", head);
-			else
-				fprintf(out, "\n%s%s%s\n\n", format == REPORT_MARKDOWN ? "**" : "", head,
-					format == REPORT_MARKDOWN ? "**" : "");
-		}
+		if (cells++ == 0)
+			note_head(out, format, "concurrent",
+				  "Runs that ran beside other lab guests (concurrent_guests > 0): "
+				  "their wall times shared the host's CPUs:");
 		char what[128];
-		snprintf(what, sizeof(what), ": %zu of %zu run%s, beside up to %lld other guest%s", beside,
+		snprintf(what, sizeof(what), "%zu of %zu run%s, beside up to %lld other guest%s", beside,
 			 total, total == 1 ? "" : "s", most, most == 1 ? "" : "s");
-		if (format == REPORT_HTML) {
-			fputs("<li>", out);
-			html_escaped(out, rows[i]);
-			fputs(" | ", out);
-			html_escaped(out, columns[i]);
-			fprintf(out, "%s</li>\n", what);
-		} else {
-			fprintf(out, "%s%s | %s%s\n", format == REPORT_MARKDOWN ? "- " : "  ", rows[i],
-				columns[i], what);
-		}
+		note_item(out, format, rows[i], columns[i], what);
 	}
-	if (cells > 0 && format == REPORT_HTML)
-		fputs("</ul>\n", out);
+	note_end(out, format, cells);
 	if (flagged > 0)
 		fprintf(stderr, "labstat: warning: %ld of %zu runs ran beside other lab guests "
 			"(concurrent_guests > 0): their wall times shared the host's CPUs\n",

@@ -155,8 +155,9 @@ check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lo
 # how many of its runs did (jq counts them); the others are not.
 mkdir -p "$tmp/conc"
 cp -r "$tmp"/norefs/. "$tmp/conc/"
-first=$(find "$tmp/conc" -path '*-vanilla-cyclic-anon-r1-*' -name result.json)
-jq '.concurrent_guests = 2' "$first" >"$tmp/c.json" && mv "$tmp/c.json" "$first"
+# The second rep: its cell's first run, earlier in every order, counts too.
+second=$(find "$tmp/conc" -path '*-vanilla-cyclic-anon-r2-*' -name result.json)
+jq '.concurrent_guests = 2' "$second" >"$tmp/c.json" && mv "$tmp/c.json" "$second"
 for f in "$tmp"/conc/*-vanilla-mglru-*/result.json; do
 	jq '.concurrent_guests = 0' "$f" >"$tmp/c.json" && mv "$tmp/c.json" "$f"
 done

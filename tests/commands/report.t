@@ -15,6 +15,9 @@ res=$tmp/results
 mkdir -p "$res"
 cp -r "$top"/tests/commands/fixtures/runs/. "$res/"
 for d in "$res"/*/; do xz -d "$d/refs.bin.xz"; done
+# One run that ran beside another guest: the page names its cell.
+beside=$(find "$res" -path '*-vanilla-mglru-cyclic-anon-r1-*' -name result.json)
+jq '.concurrent_guests = 1' "$beside" >"$tmp/r.json" && mv "$tmp/r.json" "$beside"
 for p in vanilla vanilla-mglru; do
 	d=$res/traced/20261203T091524-$p-cyclic-anon-r1-90f8
 	mkdir -p "$d"
@@ -32,6 +35,8 @@ check "report.html written" test -s "$html"
 check "no temporary files or directories left" test -z "$(find "$res" -maxdepth 1 -name '.report*')"
 check "comparison tables as HTML tables" test "$(grep -c '<table>' "$html")" -ge 5
 check "the OPT/model section is there (runs have refs.bin)" grep -q "Belady's OPT" "$html"
+check "the cell with a run beside another guest is listed (1 of its 2 runs)" \
+	grep -qE '<li>cyclic-anon [^|]*trace=none \| vanilla-mglru: 1 of 2 runs, beside up to 1 other guest</li>' "$html"
 mapfile -t imgs < <(grep -o '<img src="[^"]*"' "$html" | sed 's/<img src="//; s/"$//')
 diag "${#imgs[@]} images"
 check "comparison charts, miss-ratio curve, overlay and timelines linked" \

@@ -14,9 +14,11 @@ SCRATCH=$TAP_TMP/scratch
 mkdir -p "$SCRATCH"
 
 # nothing_written LOG: the strace log shows no file opened for writing,
-# created, removed or renamed, and no directory made.
+# created, removed or renamed, and no directory made (calls that failed
+# changed nothing: the sanitizers' runtime tries mkdir on its log path).
 nothing_written() {
-	! grep -E 'O_WRONLY|O_RDWR|O_CREAT|^[0-9]+ +(mkdir|unlink|rename|rmdir|truncate|creat)' "$1"
+	! grep -E 'O_WRONLY|O_RDWR|O_CREAT|^[0-9]+ +(mkdir|unlink|rename|rmdir|truncate|creat)' "$1" |
+		grep -vE ' = -1 E[A-Z]+ '
 }
 
 # checked NAME DESCRIPTION ARGS...: NAME --check-only ARGS, run in an

@@ -17,14 +17,19 @@ readonly EX_OK=0 EX_HARNESS=1 EX_USAGE=2 EX_VERIFY=3 EX_WORKLOAD=4 \
 export EX_OK EX_HARNESS EX_USAGE EX_VERIFY EX_WORKLOAD EX_PANIC EX_TIMEOUT \
 	EX_POLICY EX_MISSING
 
-# Kernels: the unpatched reference and the lab kernel with the series.
-LAB_FLAVOURS=(vanilla lab debug)
+# Kernels: the unpatched reference, the lab kernel with the series, its
+# debug build (the reliability gate) and its test build (the lab kernel
+# plus policies that exist only to be tested, e.g. test-stall).
+LAB_FLAVOURS=(vanilla lab debug test)
 
 # Policies the lab knows: the registry every command reads (list, run,
 # shell, stress, matrix, bench, the gate and its tests). vanilla is the
 # unpatched kernel; vanilla-mglru is that kernel with MGLRU switched on
 # through sysfs; every other one is a policy of the lab kernel's series.
-LAB_POLICIES=(vanilla lru mglru clockpro cart cart-r random)
+LAB_POLICIES=(vanilla lru mglru clockpro clockpro-lirs cart cart-r random)
+# Policies of the test kernel only (never in benchmarks or lab.sh list's
+# policies): test-stall keeps every folio, to test the safety fallback.
+LAB_TEST_POLICIES=(test-stall)
 LAB_WORKLOADS=(cyclic-anon cyclic-file webtrace mdb-bench ycsb-leveldb ycsb-sqlite)
 # What each policy (and vanilla-mglru) and workload is, one line each, for
 # lab.sh list; tests/lab/list.t fails when an entry of the lists has none.
@@ -34,6 +39,7 @@ declare -gA LAB_ABOUT=(
 	[lru]="6.1's active/inactive lists behind the page_replace framework"
 	[mglru]="6.1's multi-gen LRU, selected through the framework"
 	[clockpro]="CLOCK-Pro (Jiang, Chen, Zhang, USENIX ATC 2005)"
+	[clockpro-lirs]="CLOCK-Pro with LIRS's stack-bottom rule for test periods (issue 14)"
 	[cart]="CART (Bansal, Modha, FAST 2004)"
 	[cart-r]="CART with the 2006 cyclic-access detector"
 	[random]="random eviction, seeded (page_replace_random_seed=)"
@@ -47,9 +53,10 @@ declare -gA LAB_ABOUT=(
 
 lab_prog=${lab_prog:-lab}
 
-# policy_known POLICY: one of LAB_POLICIES, or vanilla-mglru.
+# policy_known POLICY: one of LAB_POLICIES or LAB_TEST_POLICIES, or
+# vanilla-mglru.
 policy_known() {
-	in_list "$1" "${LAB_POLICIES[@]}" vanilla-mglru
+	in_list "$1" "${LAB_POLICIES[@]}" "${LAB_TEST_POLICIES[@]}" vanilla-mglru
 }
 
 # policy_check POLICY: exit 2 with one line unless the lab knows POLICY.
@@ -59,6 +66,10 @@ policy_check() {
 
 # policy_flavour POLICY: the kernel flavour it runs on by default.
 policy_flavour() {
+	if in_list "$1" "${LAB_TEST_POLICIES[@]}"; then
+		echo test
+		return
+	fi
 	case $1 in vanilla*) echo vanilla ;; *) echo lab ;; esac
 }
 
@@ -107,7 +118,7 @@ kernel_policies() {
 # tools, analysis or workloads), for the "not found" messages.
 build_hint() {
 	case $1 in
-	vanilla | lab | debug) echo "make kernel-$1" ;;
+	vanilla | lab | debug | test) echo "make kernel-$1" ;;
 	*) echo "make $1" ;;
 	esac
 }

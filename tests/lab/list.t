@@ -48,7 +48,9 @@ mapfile -t programs < <(cd "$top/workloads" && grep -lE '\b(wl|ycsb)_main\(argc'
 is "${programs[*]}" "$(printf '%s\n' "${LAB_WORKLOADS[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
 	"LAB_WORKLOADS is every workload program in workloads/"
 mapfile -t registered < <(cd "$top/kernel/patches" && grep -v '^#' series | xargs cat |
-	sed -nE 's/^\+[[:space:]]*\.name = "([a-z0-9-]+)",$/\1/p' | sort -u)
+	awk '/^\+.*struct page_replace_ops [a-z_]+ = \{/ { ops = 1; next }
+	     ops && match($0, /^\+[[:space:]]*\.name = "[a-z0-9-]+",$/) {
+		sub(/^\+[[:space:]]*\.name = "/, ""); sub(/",$/, ""); print; ops = 0 }' | sort -u)
 ((${#registered[@]} > 0)) || not_ok "the kernel series registers policies" "none found in kernel/patches"
 for p in "${registered[@]}"; do
 	check "the series' policy $p is in LAB_POLICIES or LAB_TEST_POLICIES" \

@@ -26,6 +26,7 @@ engine_local_run() {
 	local -A running=()
 	local_starting=0
 	lab_on_signals engine_local_abort
+	cells_forget
 	cells_begin
 	while ((next < ${#pend_p[@]} || ${#running[@]} > 0)); do
 		while ((next < ${#pend_p[@]} && ${#running[@]} < jobs && !cells_usage)); do

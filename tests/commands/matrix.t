@@ -136,4 +136,14 @@ if command -v parallel >/dev/null; then
 else
 	not_ok "GNU parallel is installed (lab/deps.sh installs it)"
 fi
+# Once more, locally: the earlier attempts' records do not count as this
+# one's (each cell reported once, after it ran again).
+rc=0
+LAB_KERNEL=$tmp/bzImage "$lab" matrix --name partial --results "$tmp/r" --policies vanilla,vanilla-mglru \
+	--workloads cyclic-anon --reps 2 >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "rerun: exit 8 again" test "$rc" = 8
+for c in "1/4] vanilla " "2/4] vanilla-mglru " "4/4] vanilla-mglru "; do
+	is "$(grep -F "[$c" "$tmp/err" | sed -E 's/.*: (running|FAILED with exit 8).*/\1/' | paste -sd' ')" \
+		"running FAILED with exit 8" "rerun: [$c... ran, then was reported failed, once"
+done
 done_testing

@@ -89,7 +89,9 @@ opt_boot_arg() {
 
 # opt_switch_at SPEC: T:POLICY[,T:POLICY...] of --switch-at. T is seconds
 # into the timed phase (a positive number, e.g. 10 or 2.5), strictly
-# increasing; POLICY a policy of the lab kernel. Prints the JSON array
+# increasing; POLICY a policy of the lab kernel (or of the test kernel's,
+# which a lab kernel refuses in the guest: the switch is recorded failed).
+# Prints the JSON array
 # recorded as params.switch_at: [{t_s, to}].
 opt_switch_at() {
 	local spec=$1 item t p prev=0 items=() out=()
@@ -104,8 +106,8 @@ opt_switch_at() {
 		fi
 		awk -v a="$prev" -v b="$t" 'BEGIN { exit !(b > a) }' ||
 			die "$EX_USAGE" "bad --switch-at '$spec': times must increase ($t after $prev)"
-		if [[ $p == vanilla* ]] || ! in_list "$p" "${LAB_POLICIES[@]}"; then
-			die "$EX_USAGE" "bad --switch-at policy '$p' (a lab kernel policy: ${LAB_POLICIES[*]:1})"
+		if [[ $p == vanilla* ]] || ! in_list "$p" "${LAB_POLICIES[@]}" "${LAB_TEST_POLICIES[@]}"; then
+			die "$EX_USAGE" "bad --switch-at policy '$p' (a lab kernel policy: ${LAB_POLICIES[*]:1}; on --kernel test also ${LAB_TEST_POLICIES[*]})"
 		fi
 		out+=("$t" "$p")
 		prev=$t

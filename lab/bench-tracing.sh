@@ -4,7 +4,7 @@
 # ratio to untraced, Welch's t-test) as a Markdown table on stdout.
 #
 #   bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
-#                    [--mode events|bpftrace|all|bpftrace:NAME,...]
+#                    [--mode events|bpftrace|perf|all|bpftrace:NAME,...]
 #                    [--results DIR] [-- WORKLOAD-OPTIONS]
 #
 # The runs go through lab/matrix.sh, one matrix per trace mode, so an
@@ -19,14 +19,14 @@ source "$(dirname "$0")/common.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab/bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
-                            [--mode events|bpftrace|all|bpftrace:NAME,...]
+                            [--mode events|bpftrace|perf|all|bpftrace:NAME,...]
                             [--results DIR] [-- WORKLOAD-OPTIONS]
 
 Runs W under P with --trace none and with --trace MODE, N reps each
 (default: vanilla, cyclic-anon, 240M, events, 5 reps; results in
 results/bench-tracing/), then prints a Markdown table of wall_s,
-majflt, pswpout and pgscan_anon: mean ± 95% CI, ratio to the untraced
-runs, * for p < 0.05.
+majflt, pswpin, pswpout and pgscan_anon: mean ± 95% CI, ratio to the
+untraced runs, * for p < 0.05. MODE may combine tracers (events,perf).
 USAGE
 }
 
@@ -90,5 +90,7 @@ for m in none "$mode"; do
 done
 echo "**Tracing cost: $policy, $workload --size $size ${wl_opts[*]}, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
 echo
+# The tracer is what is compared; its buffer size must not split the rows.
 "$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt \
-	-m vmstat.pswpout -m vmstat.pgscan_anon "$tmp"
+	-m vmstat.pswpin -m vmstat.pswpout -m vmstat.pgscan_anon \
+	--ignore trace_buffer_kb "$tmp"

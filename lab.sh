@@ -46,7 +46,7 @@ For the lab's own tests only:
   LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
   LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
   LAB_TEST_CELLS="P:W ..."    the cells tests/policies/model.t holds to their model
-  LAB_CHECK_PREFIXES=1,5,...  the prefixes make check-series builds (default all)
+  LAB_CHECK_PREFIXES=1,5,...  the prefixes make kernel-check builds (default all)
   LAB_SANITIZE=1           tests build the host tools with ASan and UBSan
   LAB_LIRS_TRACES=DIR      the LIRS traces of tests/sim (default ../shared/data)
 USAGE

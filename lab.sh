@@ -39,10 +39,12 @@ Environment (every other setting is an option of a command):
   LAB_PATCHES=DIR       the series (default kernel/patches)
   LAB_SELFTESTS_SRC=DIR tree whose selftests the image gets (default build/src/lab)
 For the lab's own tests only:
-  LAB_INJECT=panic|hang|crash|fill|policy|corrupt  a fault in a run's guest
+  LAB_INJECT=panic|hang|crash|fill|policy|corrupt|stuck-tracer
+                           a fault in a run's guest
   LAB_STRESS_INJECT=warn|fail|panic|hang|die       a fault in the gate's guest
   LAB_RESULTS_DISK_MIB=N   a run's results disk (default 512)
   LAB_TRACE_WARMUP=S       seconds tracers get to attach (default 5)
+  LAB_TRACER_STOP_S=S      seconds a tracer gets to exit after SIGINT (120)
   LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
   LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
   LAB_TEST_CELLS="P:W ..."    the cells tests/policies/model.t holds to their model

@@ -197,6 +197,8 @@ if [[ -n $trace_buffer ]]; then
 	[[ ,$trace, == *,events,* || $trace == all ]] ||
 		die "$EX_USAGE" "--trace-buffer needs a --trace that records events (events or all), not '$trace'"
 fi
+[[ ${LAB_TRACER_STOP_S:-120} =~ ^[1-9][0-9]{0,4}$ ]] ||
+	die "$EX_USAGE" "bad LAB_TRACER_STOP_S '${LAB_TRACER_STOP_S:-}' (seconds, 1 to 99999)"
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
 if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
@@ -283,6 +285,7 @@ job_env() {
 	done
 	printf 'LAB_INJECT=%s\n' "${LAB_INJECT:-}"
 	printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
+	printf 'LAB_TRACER_STOP_S=%s\n' "${LAB_TRACER_STOP_S:-120}"
 	printf 'LAB_TRACE_BUFFER_KB=%s\n' "$trace_buffer"
 	[[ $perf_freq == null ]] || printf 'LAB_PERF_PERIOD_NS=%s\n' "$((1000000000 / perf_freq))"
 }

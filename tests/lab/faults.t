@@ -36,6 +36,17 @@ fault hang 6 timeout --timeout 25
 fault crash 4 workload-failed
 fault fill 1 harness-error
 
+# A tracer that ignores SIGINT: the guest gives up on it after
+# LAB_TRACER_STOP_S seconds and names it, instead of holding the run until
+# the host's --timeout (that would be exit 6, timeout).
+LAB_TRACER_STOP_S=3 fault stuck-tracer 1 harness-error
+check "stuck-tracer: the error names the tracer" \
+	grep -q 'LAB-ERROR: --trace: injected-stuck-tracer did not exit within 3s of SIGINT' "$dir/console.log"
+rc=0
+LAB_TRACER_STOP_S=0 "$top/lab.sh" run vanilla cyclic-anon --size 8M >/dev/null 2>"$tmp/stop0.err" || rc=$?
+check "LAB_TRACER_STOP_S=0: usage error" test "$rc" = 2
+check "LAB_TRACER_STOP_S=0: one clear line" grep -q "bad LAB_TRACER_STOP_S '0'" "$tmp/stop0.err"
+
 # The lab's two promises: a guest that runs another policy than the one
 # asked for is exit 7, and lost or corrupted data is exit 3.
 fault policy 7 policy-mismatch

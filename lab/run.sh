@@ -54,8 +54,9 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
                     --trace that records events. It comes out of the
                     guest's memory; result.json's trace_buffer_kb
   --perf-hz HZ      perf's cpu-clock samples a second of CPU time (default
-                    997, below 10% of cyclic-anon's wall time); needs a
-                    --trace with perf; result.json's perf_freq_hz
+                    99; BENCHMARKS.md "What perf costs" measures the
+                    wall time it adds); needs a --trace with perf;
+                    result.json's perf_freq_hz
   --refs            record the page reference string (refs.bin)
   --sysctl K=V      set /proc/sys/K (dots for slashes) in the guest before
                     the workload's setup, e.g. vm.page-cluster=0; repeatable

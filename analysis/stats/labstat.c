@@ -292,6 +292,7 @@ static int comparisons(FILE *out, FILE *long_out, const struct options *o,
 		comparison_free(&c);
 	}
 	report_trace_losses(out, o->format, runs);
+	report_fallbacks(out, o->format, runs);
 	if (report_concurrent(out, o->format, runs, &o->grouping) < 0) {
 		fprintf(stderr, "labstat: out of memory\n");
 		return 1;

@@ -280,6 +280,31 @@ size_t report_trace_losses(FILE *out, enum report_format format, const struct ru
 	return n;
 }
 
+size_t report_fallbacks(FILE *out, enum report_format format, const struct run_set *runs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < runs->count; i++) {
+		json_t *root = runs->runs[i].root;
+		json_t *fb = json_object_get(json_object_get(root, "policy_stats"), "fallbacks");
+		const char *end = json_string_value(json_object_get(root, "policy_active_end"));
+
+		if (!json_is_number(fb) || json_number_value(fb) <= 0)
+			continue;
+		if (n++ == 0)
+			note_head(out, format, "fallback",
+				  "Runs in which the framework fell back to lru (their counts mix "
+				  "two policies):");
+		char what[96];
+		snprintf(what, sizeof(what), "%.0f fallback(s), ended under %s",
+			 json_number_value(fb), end != NULL ? end : "an unknown policy");
+		note_item(out, format, runs->runs[i].path, NULL, what);
+		fprintf(stderr, "labstat: warning: %s: %s\n", runs->runs[i].path, what);
+	}
+	note_end(out, format, n);
+	return n;
+}
+
 static long long concurrent_guests(const struct run *r)
 {
 	json_t *v = json_object_get(r->root, "concurrent_guests");

@@ -20,6 +20,12 @@ void report_write(FILE *out, enum report_format format,
  * CSV).  Returns how many. */
 size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs);
 
+/* After the tables: the runs in which the framework fell back to lru
+ * (policy_stats.fallbacks > 0 over the timed phase), with the policy they
+ * ended under (a note in text, Markdown and HTML; a warning line on stderr
+ * a run).  Returns how many. */
+size_t report_fallbacks(FILE *out, enum report_format format, const struct run_set *runs);
+
 /* After the tables: the cells (row and column) holding runs that ran
  * beside other lab guests (concurrent_guests > 0), whose wall times shared
  * the host's CPUs: how many of the cell's runs, and beside how many

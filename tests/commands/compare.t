@@ -151,6 +151,16 @@ check "losses: the 1% runs are listed with their share" \
 check "losses: the 0.05% runs are not" bash -c '! grep -q -- "-clean/result.json" "$1"' _ "$tmp/loss.md"
 check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lossy.*lost 1.00%' "$tmp/loss.err")" = 2
 
+# Runs in which the framework fell back to lru are named, with the policy
+# they ended under; runs with no fallback are not.
+variant fellback '.policy_stats.fallbacks = 1 | .policy_active_end = "lru"'
+variant nofallback '.policy_stats.fallbacks = 0'
+"$lab" compare --format markdown "$tmp/fellback" "$tmp/nofallback" >"$tmp/fb.md" 2>"$tmp/fb.err"
+check "fallback: both runs that fell back are listed, ended under lru" \
+	test "$(grep -c -- '-fellback/result.json: 1 fallback(s), ended under lru' "$tmp/fb.md")" = 2
+check "fallback: the runs without one are not" bash -c '! grep -q -- "-nofallback/result.json" "$1"' _ "$tmp/fb.md"
+check "fallback: a warning on stderr per run" test "$(grep -c 'warning: .*fellback.*1 fallback(s)' "$tmp/fb.err")" = 2
+
 # Runs that ran beside other lab guests are named by their cell, with
 # how many of its runs did (jq counts them); the others are not.
 mkdir -p "$tmp/conc"

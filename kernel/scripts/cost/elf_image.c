@@ -201,29 +201,57 @@ static int by_code(const void *a, const void *b)
 	return x->code < y->code ? -1 : x->code > y->code;
 }
 
+/*
+ * Where the jump table is: its own section in an object file or a test
+ * program, but inside .data in vmlinux, where 6.1's linker script
+ * (JUMP_TABLE_DATA) brackets it with __start___jump_table and
+ * __stop___jump_table.  0 when there is none (CONFIG_JUMP_LABEL off).
+ */
+static int jump_table_bounds(const struct elf_image *img, uint64_t *lo,
+			     uint64_t *hi)
+{
+	size_t a, b;
+
+	for (size_t i = 1; i < img->nsections; i++) {
+		if (!strcmp(img->sections[i].name, "__jump_table")) {
+			*lo = img->sections[i].addr;
+			*hi = *lo + img->sections[i].size;
+			return 1;
+		}
+	}
+	if (elf_symbols_named(img, "__start___jump_table", &a) != 1 ||
+	    elf_symbols_named(img, "__stop___jump_table", &b) != 1)
+		return 0;
+	*lo = img->by_name[a]->addr;
+	*hi = img->by_name[b]->addr;
+	return 1;
+}
+
 static int read_jump_table(struct elf_image *img, char *err, size_t errlen)
 {
-	const struct elf_section *jt = NULL;
+	uint64_t lo, hi;
 
-	for (size_t i = 1; i < img->nsections; i++)
-		if (!strcmp(img->sections[i].name, "__jump_table"))
-			jt = &img->sections[i];
-	if (!jt)
+	if (!jump_table_bounds(img, &lo, &hi))
 		return 0;
-	if (!jt->data || jt->size % JUMP_ENTRY_SIZE) {
+	if (hi < lo || (hi - lo) % JUMP_ENTRY_SIZE) {
 		fail(err, errlen, "%s: __jump_table is not a whole number of 16-byte entries",
 		     img->path);
 		return -1;
 	}
 	img->has_jump_table = 1;
-	img->nsites = jt->size / JUMP_ENTRY_SIZE;
-	img->sites = xcalloc(img->nsites, sizeof(*img->sites));
+	img->nsites = (hi - lo) / JUMP_ENTRY_SIZE;
+	img->sites = xcalloc(img->nsites ? img->nsites : 1, sizeof(*img->sites));
 	for (size_t i = 0; i < img->nsites; i++) {
-		const unsigned char *e = jt->data + i * JUMP_ENTRY_SIZE;
-		uint64_t at = jt->addr + i * JUMP_ENTRY_SIZE;
+		unsigned char e[JUMP_ENTRY_SIZE];
+		uint64_t at = lo + i * JUMP_ENTRY_SIZE;
 		int32_t code, target;
 		int64_t key;
 
+		if (elf_read(img, at, e, sizeof(e))) {
+			fail(err, errlen, "%s: __jump_table entry at %#llx is in no section with data",
+			     img->path, (unsigned long long)at);
+			return -1;
+		}
 		memcpy(&code, e, 4);
 		memcpy(&target, e + 4, 4);
 		memcpy(&key, e + 8, 8);

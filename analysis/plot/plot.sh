@@ -73,6 +73,17 @@ lost_summary() {	# lost_summary FILE
 	' "$1"
 }
 
+# "N policy switches (M fallbacks to lru)" when the trace has any (the
+# CSV's switches and fallbacks columns), else nothing.
+switch_summary() {	# switch_summary FILE
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!("switches" in c)) exit; next }
+		$(c["switches"]) != "NA" { n += $(c["switches"]) }
+		("fallbacks" in c) && $(c["fallbacks"]) != "NA" { f += $(c["fallbacks"]) }
+		END { if (n) printf "%d policy switch%s (%d fallback%s to lru), marked\n", n, n == 1 ? "" : "es", f, f == 1 ? "" : "s" }
+	' "$1"
+}
+
 quote() {	# a gnuplot string literal
 	local s=${1//\\/\\\\}
 	printf '"%s"' "${s//\"/\\\"}"
@@ -110,9 +121,15 @@ present_columns() {	# present_columns ABSENT COLUMN...: those not in ABSENT
 }
 
 # The policy's own gauges (trace-timeline's POLICY_EVENT.FIELD[.anon|.file]
-# columns), without the hands' running totals, which dwarf the targets.
+# columns) that the trace gave a value other than 0, without the hands'
+# running totals, which dwarf the targets: a policy that did not run (its
+# event is in every lab trace's formats) gets no lines.
 policy_columns() {	# policy_columns CSV
-	head -n 1 "$1" | tr ',' '\n' | grep -E '^page_replace_[a-z_]+\.' | grep -v '_hand' | tr '\n' ' ' || true
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^page_replace_[a-z_]+\./ && $i !~ /_hand/) want[i] = $i; next }
+		{ for (i in want) if ($i != "NA" && $i != "" && $i + 0 != 0) seen[i] = 1 }
+		END { for (i = 1; i <= NF; i++) if (i in seen) printf "%s ", want[i] }
+	' "$1"
 }
 
 cmd_timeline() {
@@ -128,7 +145,8 @@ title_text=$(quote "${title:-reclaim timeline: $file}"); absent_note=$(quote "$a
 scan_cols=$(quote "$(present_columns "$absent" $SCAN_COLUMNS)"); \
 state_cols=$(quote "$(present_columns "$absent" $STATE_COLUMNS)"); \
 io_cols=$(quote "$(present_columns "$absent" $IO_COLUMNS)"); \
-policy_cols=$(quote "$(policy_columns "$file")"); lost_note=$(quote "$(lost_summary "$file")")"
+policy_cols=$(quote "$(policy_columns "$file")"); lost_note=$(quote "$(lost_summary "$file")"); \
+switch_note=$(quote "$(switch_summary "$file")")"
 }
 
 cmd_overlay() {

@@ -4,12 +4,15 @@
 # columns of each panel that the trace has), absent_note (those it lacks),
 # policy_cols (the policy's own state gauges; a fourth panel if any),
 # lost_note (how many events the ring buffer lost; "" when none): the
-# intervals with lost_gaps > 0 are then shaded, keyed "events lost".
+# intervals with lost_gaps > 0 are then shaded, keyed "events lost";
+# switch_note (the run-time policy switches; "" when none): a line marks
+# each interval with a switch, another colour one with a fallback.
 if (!exists("fmt")) fmt = "png"
 if (!exists("title_text")) title_text = data
 if (!exists("absent_note")) absent_note = ""
 if (!exists("policy_cols")) policy_cols = ""
 if (!exists("lost_note")) lost_note = ""
+if (!exists("switch_note")) switch_note = ""
 panels = (policy_cols eq "") ? 3 : 4
 if (fmt eq "svg") {
     set terminal svg size 1100,300*panels dynamic font "sans,11" background "white"
@@ -37,10 +40,22 @@ unset y2tics
 lost_band(c) = (column("lost_gaps") > 0) ? 1 : NaN
 lost_style = "axes x1y2 with boxes fs solid 0.22 noborder lc rgb '#d62728' title 'events lost'"
 shade = (lost_note ne "") ? sprintf("data using ($1 + mid):(lost_band(0)):(interval) %s, ", lost_style) : ""
+# Intervals with a run-time policy switch (a fallback is one too): a
+# full-height line at the interval's start, on the same second axis.
+mark(c) = (column(c) > 0) ? 1 : NaN
+switch_style = "axes x1y2 with impulses lw 2 dt 2 lc rgb '#333333' title 'policy switch'"
+fallback_style = "axes x1y2 with impulses lw 3 lc rgb '#ff7f0e' title 'fallback to lru'"
+if (switch_note ne "") {
+    shade = shade . sprintf("data using 1:(mark(\"switches\")) %s, ", switch_style)
+}
+if (strstrt(switch_note, "(0 fallbacks") == 0 && switch_note ne "") {
+    shade = shade . sprintf("data using 1:(mark(\"fallbacks\")) %s, ", fallback_style)
+}
 
-set multiplot layout panels,1 title sprintf("%s%s%s", title_text, \
+set multiplot layout panels,1 title sprintf("%s%s%s%s", title_text, \
     absent_note eq "" ? "" : "\nnot in trace (no line): " . absent_note, \
-    lost_note eq "" ? "" : "\n" . lost_note) noenhanced
+    lost_note eq "" ? "" : "\n" . lost_note, \
+    switch_note eq "" ? "" : "\n" . switch_note) noenhanced
 set ylabel "pages/s"
 set title "Reclaim scanning: pages scanned and reclaimed"
 plot @shade for [c in scan_cols] \

@@ -14,7 +14,7 @@ const char *const base_column_names[BASE_COLUMNS] = {
 	"remembered_anon", "remembered_file", "refaulted_anon", "refaulted_file",
 	"swapin", "swapout", "file_writes", "deactivated_anon", "deactivated_file",
 	"kswapd_wakes", "direct_reclaims", "direct_reclaim_ms", "throttled",
-	"lost_events", "lost_gaps",
+	"lost_events", "lost_gaps", "switches", "fallbacks",
 };
 
 /* Lab events with a fixed meaning; every other page_replace event is
@@ -22,6 +22,9 @@ const char *const base_column_names[BASE_COLUMNS] = {
 static const char *const lab_counted_events[] = {
 	"page_replace_candidates", "page_replace_activate",
 	"page_replace_remember", "page_replace_forget",
+	"page_replace_switch", "page_replace_fallback",
+	/* per-batch counts (the same as the events above), not state */
+	"page_replace_batch",
 };
 
 static void note(bool notes, const char *fmt, const char *a, const char *b)
@@ -279,6 +282,21 @@ static void resolve_reclaim_entry(struct event_sources *s, struct tep_handle *te
 		note(notes, "no %s in trace: %s is NA", "vmscan:mm_vmscan_throttled", "throttled");
 }
 
+/* Run-time policy switches and the fallbacks among them (lab kernels). */
+static void resolve_switches(struct event_sources *s, struct tep_handle *tep, bool notes)
+{
+	static const char *const none[] = { NULL };
+
+	if (add_source(s, tep, notes, SRC_SWITCH, LAB_SYSTEM, "page_replace_switch", none))
+		s->column_available[COL_SWITCHES] = true;
+	else
+		note(notes, "no %s in trace: %s is NA", LAB_SYSTEM ":page_replace_switch", "switches");
+	if (add_source(s, tep, notes, SRC_FALLBACK, LAB_SYSTEM, "page_replace_fallback", none))
+		s->column_available[COL_FALLBACKS] = true;
+	else
+		note(notes, "no %s in trace: %s is NA", LAB_SYSTEM ":page_replace_fallback", "fallbacks");
+}
+
 static int build_id_index(struct event_sources *s)
 {
 	s->max_id = -1;
@@ -314,6 +332,7 @@ int event_sources_resolve(struct event_sources *s, struct tep_handle *tep, bool 
 	resolve_reclaim(s, tep, notes);
 	resolve_nonresident(s, tep, notes);
 	resolve_reclaim_entry(s, tep, notes);
+	resolve_switches(s, tep, notes);
 	if (add_policy_state(s, tep) != 0 || build_id_index(s) != 0)
 		goto fail;
 	return 0;

@@ -150,6 +150,12 @@ static void account(struct scan_state *st, const struct event_source *src,
 	case SRC_THROTTLED:
 		row[COL_THROTTLED] += 1.0;
 		break;
+	case SRC_SWITCH:
+		row[COL_SWITCHES] += 1.0;
+		break;
+	case SRC_FALLBACK:
+		row[COL_FALLBACKS] += 1.0;
+		break;
 	case SRC_POLICY_STATE: {
 		int first = src->first_column;
 		if (src->type_field != NULL && read_field(src->type_field, rec) != 0)

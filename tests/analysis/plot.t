@@ -63,6 +63,30 @@ tap_ok "timeline: no 'events lost' when nothing was lost" bash -c "! grep -q 'ev
 tap_ok "overlay: the run that lost events is keyed, the other not" \
 	bash -c "grep -q '>lossy: events lost<' '$TMP/lostov.svg' && ! grep -q 'whole: events lost' '$TMP/lostov.svg'"
 
+# Run-time switches (fixtures/trace-switch.dat: lru to clockpro and to
+# test-stall through sysfs, then the fallback to lru): trace-timeline
+# counts them per interval as trace-cmd report lists them, and the
+# timeline marks them, keyed and counted in the title.
+"$BIN/trace-timeline" --quiet -o "$TMP/sw.csv" "$FIXTURES/trace-switch.dat"
+want_sw=$(trace-cmd report -i "$FIXTURES/trace-switch.dat" 2>/dev/null | grep -c 'page_replace_switch:' || true)
+want_fb=$(trace-cmd report -i "$FIXTURES/trace-switch.dat" 2>/dev/null | grep -c 'page_replace_fallback:' || true)
+col_sum() {	# col_sum CSV COLUMN
+	awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { s += $k } END { print s + 0 }' "$1"
+}
+tap_is "$(col_sum "$TMP/sw.csv" switches) $(col_sum "$TMP/sw.csv" fallbacks)" "$want_sw $want_fb" \
+	"trace-timeline: switches and fallbacks as trace-cmd report lists them ($want_sw, $want_fb)"
+tap_ok "... the fixture has both" test "$want_sw" -ge 2 -a "$want_fb" -ge 1
+tap_ok "... and they are not taken for policy-state gauges" \
+	bash -c "! head -n 1 '$TMP/sw.csv' | grep -qE 'page_replace_(switch|fallback)\\.'"
+"$PLOT" timeline -o "$TMP/sw" "$TMP/sw.csv"
+check_outputs "$TMP/sw" "timeline.gp on a trace with switches"
+tap_ok "timeline: switches and the fallback are keyed" \
+	bash -c "grep -q '>policy switch<' '$TMP/sw.svg' && grep -q '>fallback to lru<' '$TMP/sw.svg'"
+tap_ok "timeline: the title counts them" \
+	grep -q "$want_sw policy switches ($want_fb fallback[s]* to lru), marked" "$TMP/sw.svg"
+tap_ok "timeline: no switch key for a trace without switches" \
+	bash -c "! grep -q 'policy switch' '$TMP/whole.svg'"
+
 set +e
 "$PLOT" timeline -o "$TMP/bad" "$TMP/long.csv" 2>"$TMP/err"; rc=$?
 set -e

@@ -71,8 +71,9 @@ cp -r /usr/include/linux /usr/include/asm-generic "$stage/usr/include/"
 cp -r /usr/include/x86_64-linux-gnu/asm "$stage/usr/include/asm"
 
 # The guest's own tools: lab-exec (runs a workload, in its cgroup, and
-# records its cost), lab-psi (PSI snapshots), lab-switch (--switch-at).
-for tool in lab-exec lab-psi lab-switch; do
+# records its cost), lab-psi (PSI snapshots), lab-switch (--switch-at),
+# lab-lrucheck (the LRU lists against their counters after a run).
+for tool in lab-exec lab-psi lab-switch lab-lrucheck; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
 		-o "$stage/lab/bin/$tool" "$LAB_TOP/images/guest/$tool.c"
 done

@@ -132,6 +132,19 @@ psi_json() {
 	jq -c --arg el "${3:-}" '{some_us, full_us} + (if $el == "" then {} else {elapsed_us: .mono_us} end)' <<<"$d"
 }
 
+# lru_check_json FILE: lab-lrucheck's verdict after the run ({flagged,
+# counted, passes, agree}: pages on the LRU lists by PG_lru and by the
+# size counters), or null when the guest did not check.
+lru_check_json() {
+	if [[ ! -s $1 ]] || ! grep -q '^flagged [0-9]' "$1"; then
+		echo null
+		return
+	fi
+	awk '$1 == "flagged" || $1 == "counted" || $1 == "passes" { printf "%s %s\n", $1, $2 }' "$1" |
+		jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ") | {(.[0]): (.[1] | tonumber)}) | add
+			| . + {agree: (.flagged == .counted)}'
+}
+
 # cgroup_json PART NAME: what the guest measured of cgroup NAME over the
 # timed phase, or null: memory.max as applied (null for "max"),
 # memory.peak, deltas of memory.events and of memory.pressure's totals.
@@ -300,6 +313,7 @@ result_write() {
 		--argjson psi "$(psi_json "$part/psi.before" "$part/psi.after" elapsed)" \
 		--argjson cg "$(cgroup_json "$part" "$(jq -r '.params.cgroup.name // empty' "$req")")" \
 		--argjson switches "$(switches_json "$part")" --argjson also "$also" \
+		--argjson lru_check "$(lru_check_json "$part/lru_check")" \
 		--arg active_end "$(status_get "$st" policy_active_end)" \
 		--arg cmdline "$(status_get "$st" cmdline)" --arg werr "$werr" \
 		--argjson stalls "${guest[boot_stalls]}" --argjson conc "${guest[concurrent]:-0}" \
@@ -317,7 +331,7 @@ result_write() {
 		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end),
 		  psi: $psi,
 		  cgroup: (if $cg == null then null else $cg + {path: $rusage.cgroup} end),
-		  switches: $switches,
+		  switches: $switches, lru_check: $lru_check,
 		  policy_active_end: (if $active_end == "" then null else $active_end end),
 		  also: $also,
 		  workload_error: (if $werr == "" then null else $werr end),

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The guest's C tools, built and run on the host: lab-exec (a command's
-# cost and exit code, joining a cgroup), lab-psi (PSI snapshots) and
-# lab-switch (--switch-at), each against files whose content the test
-# wrote, and their errors.
+# cost and exit code, joining a cgroup), lab-psi (PSI snapshots),
+# lab-switch (--switch-at) and lab-lrucheck (LRU lists against their
+# counters), each against files whose content the test wrote, and their
+# errors.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 src=$top/images/guest
 # shellcheck disable=SC2317 # called through check
 json_ok() { jq -e "$@" >/dev/null; }	# json_ok [-s] FILTER FILE
-for t in lab-exec lab-psi lab-switch; do
+for t in lab-exec lab-psi lab-switch lab-lrucheck; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$src/$t.c"
 done
 
@@ -80,4 +81,34 @@ for bad in 0:lru 1:LRU 1:lru,2:cart x:lru 2:lru' '1:cart; do
 	"$tmp/lab-switch" --file "$tmp/policy" "$tmp/sw3.jsonl" $bad >/dev/null 2>&1 || rc=$?
 	is "$rc" 2 "lab-switch refuses '$bad' with exit 2"
 done
+
+# lab-lrucheck: a kpageflags of eight pages (KPF_LRU 1<<5, a compound
+# head 1<<15, a tail 1<<16): a small LRU page, a page off the LRU, an LRU
+# head with two tails, a head off the LRU with one tail, a small LRU
+# page: 1 + 3 + 1 = 5 pages on the lists.
+# shellcheck disable=SC2059 # the escapes built here are the format on purpose
+kpf() { printf "$(printf '\\x%02x' $(( $1 & 255 )) $(( ($1 >> 8) & 255 )) $(( ($1 >> 16) & 255 )))\\0\\0\\0\\0\\0"; }
+for f in 32 0 $((32 | 1 << 15)) $((1 << 16)) $((1 << 16)) $((1 << 15)) $((1 << 16)) 32; do kpf "$f"; done >"$tmp/kpf"
+is "$(stat -c %s "$tmp/kpf")" 64 "lab-lrucheck fixture: eight 8-byte entries"
+vmstat_of() {	# vmstat_of INACTIVE_ANON: the five LRU counters, 4 + INACTIVE_ANON pages
+	printf 'nr_free_pages 100\nnr_inactive_anon %s\nnr_active_anon 1\nnr_inactive_file 2\nnr_active_file 0\nnr_unevictable 1\n' "$1"
+}
+vmstat_of 1 >"$tmp/vm5"
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm5" >"$tmp/lc" || rc=$?
+is "$rc" 0 "lab-lrucheck: lists and counters agree, exit 0"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 5 passes 1 " "... 5 pages each way (a compound head counts its tails), at the first pass"
+vmstat_of 2 >"$tmp/vm6"
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm6" >"$tmp/lc" || rc=$?
+is "$rc" 1 "lab-lrucheck: a page counted but on no list: exit 1"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 6 passes 5 " "... after all five passes"
+grep -v nr_unevictable "$tmp/vm5" >"$tmp/vm-short"
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm-short" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc" 3 "lab-lrucheck: a vmstat without nr_unevictable: exit 3"
+check "... naming the file" grep -q "cannot read $tmp/vm-short" "$tmp/err"
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf" >/dev/null 2>&1 || rc=$?
+is "$rc" 2 "lab-lrucheck with one file: usage, exit 2"
 done_testing

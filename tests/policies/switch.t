@@ -27,6 +27,10 @@ check "the kernel counted the switches (stats: switches 7)" \
 	jq -e '.policy_stats.switches == 7' "$res"
 check "no WARNING, BUG or Oops on the console" \
 	bash -c "! grep -aE 'WARNING:|BUG:|Oops|page_replace.*leak' '$dir/console.log'"
+# After seven switches under a swapping load, every folio on the LRU
+# lists is counted and every counted page is on a list (lab-lrucheck).
+check "the LRU lists and their counters agree after the switches ($(jq -c '.lru_check | del(.agree)' "$res" 2>/dev/null))" \
+	jq -e '.lru_check.agree == true' "$res"
 n=$(grep -ac 'page_replace: switched from' "$dir/console.log" || true)
 check "one log line per switch ($n)" test "$n" = 7
 

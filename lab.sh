@@ -45,6 +45,9 @@ For the lab's own tests only:
   LAB_RESULTS_DISK_MIB=N   a run's results disk (default 512)
   LAB_TRACE_WARMUP=S       seconds tracers get to attach (default 5)
   LAB_TRACER_STOP_S=S      seconds a tracer gets to exit after SIGINT (120)
+For debugging a guest:
+  LAB_QEMU_GDB=PORT        QEMU's gdb stub on 127.0.0.1:PORT (gdb vmlinux,
+                           target remote :PORT); one guest at a time
   LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
   LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
   LAB_TEST_CELLS="P:W ..."    the cells tests/policies/model.t holds to their model

@@ -97,8 +97,11 @@ guest_pin() {
 # console goes to guest[console] (and, interactive, to the terminal too,
 # with QEMU's monitor on Ctrl-A C and Ctrl-A X to quit).
 guest_qemu_argv() {
-	local cpu=() serial=()
+	local cpu=() serial=() gdb=()
 	[[ ${guest[accel]} == kvm ]] && cpu=(-cpu host)
+	# A guest that hangs can be read with gdb and the kernel's vmlinux
+	# (target remote :PORT); only for debugging, never in results.
+	[[ -z ${LAB_QEMU_GDB:-} ]] || gdb=(-gdb "tcp:127.0.0.1:$LAB_QEMU_GDB")
 	if ((${guest[interactive]:-0})); then
 		serial=(-chardev "stdio,id=con,mux=on,signal=off,logfile=${guest[console]}"
 			-serial chardev:con -mon chardev=con)
@@ -108,7 +111,7 @@ guest_qemu_argv() {
 	# shellcheck disable=SC2034 # for the callers
 	qemu_argv=(qemu-system-x86_64 -M pc -accel "${guest[accel]}" "${cpu[@]}"
 		-m "${guest[mem]}M" -smp "${guest[vcpus]}" -display none -nodefaults -no-reboot
-		"${serial[@]}"
+		"${serial[@]}" "${gdb[@]}"
 		-kernel "${guest[kernel]}"
 		-append "console=ttyS0 root=/dev/vda ro rootfstype=ext4 init=/init panic=-1 oops=panic nokaslr ${guest[cmdline]}"
 		-drive "file=${guest[image]},if=virtio,format=raw,readonly=on"

@@ -80,7 +80,7 @@ switch_summary() {	# switch_summary FILE
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!("switches" in c)) exit; next }
 		$(c["switches"]) != "NA" { n += $(c["switches"]) }
 		("fallbacks" in c) && $(c["fallbacks"]) != "NA" { f += $(c["fallbacks"]) }
-		END { if (n) printf "%d policy switch%s (%d fallback%s to lru), marked\n", n, n == 1 ? "" : "es", f, f == 1 ? "" : "s" }
+		END { if (n || f) printf "%d policy switch%s (%d fallback%s to lru), marked\n", n, n == 1 ? "" : "es", f, f == 1 ? "" : "s" }
 	' "$1"
 }
 

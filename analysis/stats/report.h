@@ -21,8 +21,9 @@ void report_write(FILE *out, enum report_format format,
 size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs);
 
 /* After the tables: the runs in which the framework fell back to lru
- * (policy_stats.fallbacks > 0 over the timed phase), with the policy they
- * ended under (a note in text, Markdown and HTML; a warning line on stderr
+ * (policy_stats.fallbacks > 0 over the timed phase, or, for a fallback
+ * during the setup, policy_active_end not the policy asked for and no
+ * --switch-at), with the policy they ended under (a note in text, Markdown and HTML; a warning line on stderr
  * a run).  Returns how many. */
 size_t report_fallbacks(FILE *out, enum report_format format, const struct run_set *runs);
 

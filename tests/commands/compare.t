@@ -155,11 +155,15 @@ check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lo
 # they ended under; runs with no fallback are not.
 variant fellback '.policy_stats.fallbacks = 1 | .policy_active_end = "lru"'
 variant nofallback '.policy_stats.fallbacks = 0'
+variant setupfallback '.policy_stats.fallbacks = 0 | .policy = "cart" | .policy_active_end = "lru" | .params.switch_at = []'
 "$lab" compare --format markdown "$tmp/fellback" "$tmp/nofallback" >"$tmp/fb.md" 2>"$tmp/fb.err"
 check "fallback: both runs that fell back are listed, ended under lru" \
 	test "$(grep -c -- '-fellback/result.json: 1 fallback(s), ended under lru' "$tmp/fb.md")" = 2
 check "fallback: the runs without one are not" bash -c '! grep -q -- "-nofallback/result.json" "$1"' _ "$tmp/fb.md"
 check "fallback: a warning on stderr per run" test "$(grep -c 'warning: .*fellback.*1 fallback(s)' "$tmp/fb.err")" = 2
+"$lab" compare --format markdown "$tmp/setupfallback" >"$tmp/sfb.md" 2>/dev/null
+check "fallback: a run that ended under lru without asking for a switch (a fallback in the setup) is listed" \
+	test "$(grep -c -- '-setupfallback/result.json: 0 fallback(s) in the timed phase, ended under lru' "$tmp/sfb.md")" = 2
 
 # Runs that ran beside other lab guests are named by their cell, with
 # how many of its runs did (jq counts them); the others are not.

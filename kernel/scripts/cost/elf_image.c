@@ -205,7 +205,8 @@ static int by_code(const void *a, const void *b)
  * Where the jump table is: its own section in an object file or a test
  * program, but inside .data in vmlinux, where 6.1's linker script
  * (JUMP_TABLE_DATA) brackets it with __start___jump_table and
- * __stop___jump_table.  0 when there is none (CONFIG_JUMP_LABEL off).
+ * __stop___jump_table.  0 when there is none: without CONFIG_JUMP_LABEL
+ * the two symbols still exist, at one address.
  */
 static int jump_table_bounds(const struct elf_image *img, uint64_t *lo,
 			     uint64_t *hi)
@@ -224,7 +225,7 @@ static int jump_table_bounds(const struct elf_image *img, uint64_t *lo,
 		return 0;
 	*lo = img->by_name[a]->addr;
 	*hi = img->by_name[b]->addr;
-	return 1;
+	return *hi != *lo;
 }
 
 static int read_jump_table(struct elf_image *img, char *err, size_t errlen)

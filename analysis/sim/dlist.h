@@ -8,7 +8,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 struct dl_link {
 	uint32_t prev;
@@ -19,11 +18,6 @@ struct dl_list {
 	uint32_t sentinel;
 	size_t len;
 };
-
-static inline struct dl_link *dl_alloc(size_t n_nodes)
-{
-	return calloc(n_nodes, sizeof(struct dl_link));
-}
 
 static inline void dl_list_init(struct dl_link *nodes, struct dl_list *list, uint32_t sentinel)
 {

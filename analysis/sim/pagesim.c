@@ -210,7 +210,7 @@ static unsigned long long simulate(const struct model *model, const struct sim_t
 		die(EXIT_BAD_FILE, "out of memory creating model '%s'", model->label);
 	for (size_t i = 0; i < trace->n_refs; i++)
 		misses += !policy->access(state, trace->refs[i]);
-	policy->destroy(state);
+	free(state);
 	return misses;
 }
 

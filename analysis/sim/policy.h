@@ -3,7 +3,8 @@
  * A model sees pages as dense ids in [0, trace->distinct) and is driven one
  * reference at a time; access() returns true on a hit.  Models that need the
  * future (OPT) read trace->next_use, which the caller fills in when
- * needs_future is set.  create() returns NULL only when out of memory.
+ * needs_future is set.  create() returns NULL only when out of memory;
+ * its state is one block from sim_state_alloc(), which the caller frees.
  *
  * A model's own options live in its file: it declares a block of
  * opts_size bytes, fills in its defaults with opts_init() and names the
@@ -39,7 +40,6 @@ struct sim_policy {
 	void (*opts_init)(void *opts);
 	void *(*create)(const struct sim_trace *trace, const struct sim_params *params, const void *opts);
 	bool (*access)(void *state, uint32_t page);
-	void (*destroy)(void *state);
 };
 
 extern const struct sim_policy policy_opt;
@@ -64,6 +64,24 @@ extern const struct sim_policy policy_clockpro_lirs;
 extern const struct sim_policy *const sim_policies[];
 
 const struct sim_policy *sim_policy_find(const char *name);
+
+/* An array of a model's state: the pointer member at offset gets count
+ * zeroed elements of size bytes. */
+struct sim_array {
+	size_t offset;
+	size_t count;
+	size_t size;
+};
+
+#define SIM_ARRAY(type, member, n) \
+	{ offsetof(type, member), (n), sizeof(*((type *)0)->member) }
+
+/* A zeroed state of state_size bytes with its arrays in the same block,
+ * freed with free(); NULL when out of memory or the sizes overflow. */
+void *sim_state_alloc(size_t state_size, const struct sim_array *arrays, size_t n_arrays);
+
+#define SIM_STATE_ALLOC(type, arrays) \
+	((type *)sim_state_alloc(sizeof(type), (arrays), sizeof(arrays) / sizeof((arrays)[0])))
 
 /* Parsers for option values, shared by the models' set() functions.
  * Each returns -1 unless the whole string is a valid number in range. */

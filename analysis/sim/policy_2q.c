@@ -67,18 +67,14 @@ static const struct sim_option twoq_options[] = {
 static void *twoq_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
 	const struct twoq_opts *o = opts;
-	struct twoq *q = calloc(1, sizeof(*q));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct twoq, nodes, trace->distinct + TWOQ_NLISTS),
+		SIM_ARRAY(struct twoq, where, trace->distinct),
+	};
+	struct twoq *q = SIM_STATE_ALLOC(struct twoq, arrays);
 
 	if (!q)
 		return NULL;
-	q->nodes = dl_alloc(trace->distinct + TWOQ_NLISTS);
-	q->where = calloc(trace->distinct, 1);
-	if (!q->nodes || !q->where) {
-		free(q->nodes);
-		free(q->where);
-		free(q);
-		return NULL;
-	}
 	for (int i = 0; i < TWOQ_NLISTS; i++)
 		dl_list_init(q->nodes, &q->lists[i], (uint32_t)(trace->distinct + (size_t)i));
 	q->capacity = params->cache_pages;
@@ -130,15 +126,6 @@ static bool twoq_access(void *state, uint32_t page)
 	return false;
 }
 
-static void twoq_destroy(void *state)
-{
-	struct twoq *q = state;
-
-	free(q->nodes);
-	free(q->where);
-	free(q);
-}
-
 const struct sim_policy policy_2q = {
 	.name = "2q",
 	.summary = "full 2Q (Johnson & Shasha 1994): A1in FIFO, A1out ghosts, Am LRU",
@@ -147,5 +134,4 @@ const struct sim_policy policy_2q = {
 	.opts_init = twoq_opts_init,
 	.create = twoq_create,
 	.access = twoq_access,
-	.destroy = twoq_destroy,
 };

@@ -21,7 +21,6 @@
  * Deviations: none.  (Every REPLACE of the listing happens with the cache
  * full: before the first eviction B1 and B2 are empty, so the conditions
  * that call it imply |T1| + |T2| = c, and a full ARC cache stays full.) */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -38,19 +37,15 @@ struct arc {
 
 static void *arc_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
-	struct arc *a = calloc(1, sizeof(*a));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct arc, nodes, trace->distinct + ARC_NLISTS),
+		SIM_ARRAY(struct arc, where, trace->distinct),
+	};
+	struct arc *a = SIM_STATE_ALLOC(struct arc, arrays);
 
 	(void)opts; /* no options */
 	if (!a)
 		return NULL;
-	a->nodes = dl_alloc(trace->distinct + ARC_NLISTS);
-	a->where = calloc(trace->distinct, 1);
-	if (!a->nodes || !a->where) {
-		free(a->nodes);
-		free(a->where);
-		free(a);
-		return NULL;
-	}
 	for (int i = 0; i < ARC_NLISTS; i++)
 		dl_list_init(a->nodes, &a->lists[i], (uint32_t)(trace->distinct + (size_t)i));
 	a->capacity = params->cache_pages;
@@ -133,19 +128,9 @@ static bool arc_access(void *state, uint32_t page)
 	return false;
 }
 
-static void arc_destroy(void *state)
-{
-	struct arc *a = state;
-
-	free(a->nodes);
-	free(a->where);
-	free(a);
-}
-
 const struct sim_policy policy_arc = {
 	.name = "arc",
 	.summary = "ARC (Megiddo & Modha 2003): T1/T2 LRU lists, B1/B2 ghosts, adaptive p",
 	.create = arc_create,
 	.access = arc_access,
-	.destroy = arc_destroy,
 };

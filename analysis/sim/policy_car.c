@@ -9,7 +9,6 @@
  * are real quotients; a kernel port would round them down).
  *
  * Deviations: none. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -30,19 +29,15 @@ struct car {
 static void *car_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct car *c = calloc(1, sizeof(*c));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct car, nodes, trace->distinct + CAR_NLISTS),
+		SIM_ARRAY(struct car, state, trace->distinct),
+	};
+	struct car *c = SIM_STATE_ALLOC(struct car, arrays);
 
+	(void)opts; /* no options */
 	if (!c)
 		return NULL;
-	c->nodes = dl_alloc(trace->distinct + CAR_NLISTS);
-	c->state = calloc(trace->distinct, 1);
-	if (!c->nodes || !c->state) {
-		free(c->nodes);
-		free(c->state);
-		free(c);
-		return NULL;
-	}
 	for (int i = 0; i < CAR_NLISTS; i++)
 		dl_list_init(c->nodes, &c->lists[i], (uint32_t)(trace->distinct + (size_t)i));
 	c->capacity = (long)params->cache_pages;
@@ -135,19 +130,9 @@ static bool car_access(void *state, uint32_t page)
 	return false;
 }
 
-static void car_destroy(void *state)
-{
-	struct car *c = state;
-
-	free(c->nodes);
-	free(c->state);
-	free(c);
-}
-
 const struct sim_policy policy_car = {
 	.name = "car",
 	.summary = "CAR (Bansal & Modha 2004): T1/T2 clocks, B1/B2 history, adaptive p",
 	.create = car_create,
 	.access = car_access,
-	.destroy = car_destroy,
 };

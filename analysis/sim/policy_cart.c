@@ -24,7 +24,6 @@
  * not modelled because the simulator has no reclaim batches.  In the
  * kernel PG_new also absorbs the fault-time reference; here the loading
  * reference is never counted as a reference, which has the same effect. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -52,18 +51,14 @@ struct cart {
 static void *cart_create_common(const struct sim_trace *trace, const struct sim_params *params,
 				bool detect_cycles)
 {
-	struct cart *c = calloc(1, sizeof(*c));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct cart, nodes, trace->distinct + CART_NLISTS),
+		SIM_ARRAY(struct cart, state, trace->distinct),
+	};
+	struct cart *c = SIM_STATE_ALLOC(struct cart, arrays);
 
 	if (!c)
 		return NULL;
-	c->nodes = dl_alloc(trace->distinct + CART_NLISTS);
-	c->state = calloc(trace->distinct, 1);
-	if (!c->nodes || !c->state) {
-		free(c->nodes);
-		free(c->state);
-		free(c);
-		return NULL;
-	}
 	for (int i = 0; i < CART_NLISTS; i++)
 		dl_list_init(c->nodes, &c->lists[i], (uint32_t)(trace->distinct + (size_t)i));
 	c->capacity = (long)params->cache_pages;
@@ -212,21 +207,11 @@ static bool cart_access(void *state, uint32_t page)
 	return false;
 }
 
-static void cart_destroy(void *state)
-{
-	struct cart *c = state;
-
-	free(c->nodes);
-	free(c->state);
-	free(c);
-}
-
 const struct sim_policy policy_cart = {
 	.name = "cart",
 	.summary = "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
 	.create = cart_create,
 	.access = cart_access,
-	.destroy = cart_destroy,
 };
 
 const struct sim_policy policy_cart_r = {
@@ -234,5 +219,4 @@ const struct sim_policy policy_cart_r = {
 	.summary = "CART plus the 2006 series' cyclic-access detector (patch 33)",
 	.create = cart_r_create,
 	.access = cart_access,
-	.destroy = cart_destroy,
 };

@@ -2,7 +2,6 @@
  * bit per page; the hand clears set bits and evicts the first page whose bit
  * is clear.  A newly loaded page starts with its bit clear (the reference
  * that loaded it is not counted twice), as in the usual textbook model. */
-#include <stdlib.h>
 
 #include "policy.h"
 
@@ -21,20 +20,15 @@ struct clock {
 static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct clock *c = calloc(1, sizeof(*c));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct clock, frames, params->cache_pages),
+		SIM_ARRAY(struct clock, state, trace->distinct),
+	};
+	struct clock *c = SIM_STATE_ALLOC(struct clock, arrays);
 
-	if (!c)
-		return NULL;
-	c->capacity = params->cache_pages;
-	c->frames = malloc(c->capacity * sizeof(uint32_t));
-	c->state = calloc(trace->distinct, 1);
-	if (!c->frames || !c->state) {
-		free(c->frames);
-		free(c->state);
-		free(c);
-		return NULL;
-	}
+	(void)opts; /* no options */
+	if (c)
+		c->capacity = params->cache_pages;
 	return c;
 }
 
@@ -68,19 +62,9 @@ static bool clock_access(void *state, uint32_t page)
 	}
 }
 
-static void clock_destroy(void *state)
-{
-	struct clock *c = state;
-
-	free(c->frames);
-	free(c->state);
-	free(c);
-}
-
 const struct sim_policy policy_clock = {
 	.name = "clock",
 	.summary = "CLOCK / second chance, one reference bit",
 	.create = clock_create,
 	.access = clock_access,
-	.destroy = clock_destroy,
 };

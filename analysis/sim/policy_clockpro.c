@@ -60,7 +60,6 @@
  * lap.  Under insert=port the warm-up still makes pages hot.
  *
  * Options: min-cold=PAGES, insert=paper|port. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
@@ -140,20 +139,15 @@ static const struct sim_option clockpro_options[] = {
 static void *clockpro_create_rules(const struct sim_trace *trace, const struct sim_params *params,
 				   const struct clockpro_opts *o, const struct clockpro_rules *rules)
 {
-	struct clockpro *c = calloc(1, sizeof(*c));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct clockpro, next, trace->distinct),
+		SIM_ARRAY(struct clockpro, prev, trace->distinct),
+		SIM_ARRAY(struct clockpro, flags, trace->distinct),
+	};
+	struct clockpro *c = SIM_STATE_ALLOC(struct clockpro, arrays);
 
 	if (!c)
 		return NULL;
-	c->next = malloc(trace->distinct * sizeof(uint32_t));
-	c->prev = malloc(trace->distinct * sizeof(uint32_t));
-	c->flags = calloc(trace->distinct, 1);
-	if (!c->next || !c->prev || !c->flags) {
-		free(c->next);
-		free(c->prev);
-		free(c->flags);
-		free(c);
-		return NULL;
-	}
 	c->rules = *rules;
 	c->capacity = params->cache_pages;
 	c->min_cold = o->min_cold ? o->min_cold : c->capacity / 100;
@@ -362,16 +356,6 @@ static bool clockpro_access(void *state, uint32_t page)
 	return false;
 }
 
-static void clockpro_destroy(void *state)
-{
-	struct clockpro *c = state;
-
-	free(c->next);
-	free(c->prev);
-	free(c->flags);
-	free(c);
-}
-
 const struct sim_policy policy_clockpro = {
 	.name = "clockpro",
 	.summary = "CLOCK-Pro (Jiang, Chen, Zhang 2005): hot set warmed up as LIRS, adaptive cold target",
@@ -380,7 +364,6 @@ const struct sim_policy policy_clockpro = {
 	.opts_init = clockpro_opts_init,
 	.create = clockpro_create,
 	.access = clockpro_access,
-	.destroy = clockpro_destroy,
 };
 
 const struct sim_policy policy_clockpro_2006 = {
@@ -391,5 +374,4 @@ const struct sim_policy policy_clockpro_2006 = {
 	.opts_init = clockpro_opts_init,
 	.create = clockpro_2006_create,
 	.access = clockpro_access,
-	.destroy = clockpro_destroy,
 };

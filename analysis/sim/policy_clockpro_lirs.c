@@ -148,20 +148,15 @@ static void *clockpro_lirs_create(const struct sim_trace *trace, const struct si
 				  const void *opts)
 {
 	const struct clockpro_lirs_opts *o = opts;
-	struct clockpro_lirs *c = calloc(1, sizeof(*c));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct clockpro_lirs, nodes, trace->distinct + 2),
+		SIM_ARRAY(struct clockpro_lirs, flags, trace->distinct),
+		SIM_ARRAY(struct clockpro_lirs, stamp, trace->distinct),
+	};
+	struct clockpro_lirs *c = SIM_STATE_ALLOC(struct clockpro_lirs, arrays);
 
 	if (!c)
 		return NULL;
-	c->nodes = dl_alloc(trace->distinct + 2);
-	c->flags = calloc(trace->distinct, 1);
-	c->stamp = calloc(trace->distinct, sizeof(uint32_t));
-	if (!c->nodes || !c->flags || !c->stamp) {
-		free(c->nodes);
-		free(c->flags);
-		free(c->stamp);
-		free(c);
-		return NULL;
-	}
 	dl_list_init(c->nodes, &c->hot, (uint32_t)trace->distinct);
 	dl_list_init(c->nodes, &c->cold, (uint32_t)trace->distinct + 1);
 	c->capacity = params->cache_pages;
@@ -282,16 +277,6 @@ static bool clockpro_lirs_access(void *state, uint32_t page)
 	return false;
 }
 
-static void clockpro_lirs_destroy(void *state)
-{
-	struct clockpro_lirs *c = state;
-
-	free(c->nodes);
-	free(c->flags);
-	free(c->stamp);
-	free(c);
-}
-
 const struct sim_policy policy_clockpro_lirs = {
 	.name = "clockpro-lirs",
 	.summary = "CLOCK-Pro with LIRS's stack-bottom test, within a 6.1 port's limits (this lab)",
@@ -300,5 +285,4 @@ const struct sim_policy policy_clockpro_lirs = {
 	.opts_init = clockpro_lirs_opts_init,
 	.create = clockpro_lirs_create,
 	.access = clockpro_lirs_access,
-	.destroy = clockpro_lirs_destroy,
 };

@@ -1,6 +1,5 @@
 /* FIFO: evict the page that entered memory first; hits change nothing.
  * Not a stack algorithm, so it shows Belady's anomaly. */
-#include <stdlib.h>
 
 #include "policy.h"
 
@@ -15,20 +14,15 @@ struct fifo {
 static void *fifo_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct fifo *f = calloc(1, sizeof(*f));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct fifo, frames, params->cache_pages),
+		SIM_ARRAY(struct fifo, resident, trace->distinct),
+	};
+	struct fifo *f = SIM_STATE_ALLOC(struct fifo, arrays);
 
-	if (!f)
-		return NULL;
-	f->capacity = params->cache_pages;
-	f->frames = malloc(f->capacity * sizeof(uint32_t));
-	f->resident = calloc(trace->distinct, 1);
-	if (!f->frames || !f->resident) {
-		free(f->frames);
-		free(f->resident);
-		free(f);
-		return NULL;
-	}
+	(void)opts; /* no options */
+	if (f)
+		f->capacity = params->cache_pages;
 	return f;
 }
 
@@ -50,19 +44,9 @@ static bool fifo_access(void *state, uint32_t page)
 	return false;
 }
 
-static void fifo_destroy(void *state)
-{
-	struct fifo *f = state;
-
-	free(f->frames);
-	free(f->resident);
-	free(f);
-}
-
 const struct sim_policy policy_fifo = {
 	.name = "fifo",
 	.summary = "first in, first out",
 	.create = fifo_create,
 	.access = fifo_access,
-	.destroy = fifo_destroy,
 };

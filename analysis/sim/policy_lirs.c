@@ -37,7 +37,6 @@
  * there is no LIR block (Llirs = 0) and no stack: LIRS holds the last page.
  *
  * Options: hir=PERCENT, hir-pages=N. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -91,21 +90,16 @@ static const struct sim_option lirs_options[] = {
 static void *lirs_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
 	const struct lirs_opts *o = opts;
-	struct lirs *l = calloc(1, sizeof(*l));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct lirs, s_nodes, trace->distinct + 1),
+		SIM_ARRAY(struct lirs, q_nodes, trace->distinct + 1),
+		SIM_ARRAY(struct lirs, flags, trace->distinct),
+	};
+	struct lirs *l = SIM_STATE_ALLOC(struct lirs, arrays);
 	size_t lhirs;
 
 	if (!l)
 		return NULL;
-	l->s_nodes = dl_alloc(trace->distinct + 1);
-	l->q_nodes = dl_alloc(trace->distinct + 1);
-	l->flags = calloc(trace->distinct, 1);
-	if (!l->s_nodes || !l->q_nodes || !l->flags) {
-		free(l->s_nodes);
-		free(l->q_nodes);
-		free(l->flags);
-		free(l);
-		return NULL;
-	}
 	dl_list_init(l->s_nodes, &l->s, (uint32_t)trace->distinct);
 	dl_list_init(l->q_nodes, &l->q, (uint32_t)trace->distinct);
 	l->capacity = params->cache_pages;
@@ -214,16 +208,6 @@ static bool lirs_access(void *state, uint32_t page)
 	return false;
 }
 
-static void lirs_destroy(void *state)
-{
-	struct lirs *l = state;
-
-	free(l->s_nodes);
-	free(l->q_nodes);
-	free(l->flags);
-	free(l);
-}
-
 const struct sim_policy policy_lirs = {
 	.name = "lirs",
 	.summary = "LIRS (Jiang & Zhang 2002): LIR set, stack S with pruning, HIR queue Q",
@@ -232,5 +216,4 @@ const struct sim_policy policy_lirs = {
 	.opts_init = lirs_opts_init,
 	.create = lirs_create,
 	.access = lirs_access,
-	.destroy = lirs_destroy,
 };

@@ -1,5 +1,4 @@
 /* LRU: evict the least recently used page (exact, one list). */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -14,20 +13,16 @@ struct lru {
 static void *lru_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct lru *l = calloc(1, sizeof(*l));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct lru, nodes, trace->distinct + 1),
+		SIM_ARRAY(struct lru, resident, trace->distinct),
+	};
+	struct lru *l = SIM_STATE_ALLOC(struct lru, arrays);
 
+	(void)opts; /* no options */
 	if (!l)
 		return NULL;
 	l->capacity = params->cache_pages;
-	l->nodes = dl_alloc(trace->distinct + 1);
-	l->resident = calloc(trace->distinct, 1);
-	if (!l->nodes || !l->resident) {
-		free(l->nodes);
-		free(l->resident);
-		free(l);
-		return NULL;
-	}
 	dl_list_init(l->nodes, &l->list, (uint32_t)trace->distinct);
 	return l;
 }
@@ -48,19 +43,9 @@ static bool lru_access(void *state, uint32_t page)
 	return false;
 }
 
-static void lru_destroy(void *state)
-{
-	struct lru *l = state;
-
-	free(l->nodes);
-	free(l->resident);
-	free(l);
-}
-
 const struct sim_policy policy_lru = {
 	.name = "lru",
 	.summary = "least recently used",
 	.create = lru_create,
 	.access = lru_access,
-	.destroy = lru_destroy,
 };

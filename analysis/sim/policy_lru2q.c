@@ -27,7 +27,6 @@
  * shadows are never reclaimed (the kernel trims shadow nodes under memory
  * pressure) and keep full precision (no bucket_order).  PG_workingset is not
  * modelled because the 6.1 activation decision does not depend on it. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -55,22 +54,17 @@ struct lru2q {
 static void *lru2q_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct lru2q *q = calloc(1, sizeof(*q));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct lru2q, nodes, trace->distinct + 2),
+		SIM_ARRAY(struct lru2q, state, trace->distinct),
+		SIM_ARRAY(struct lru2q, shadow, trace->distinct),
+	};
+	struct lru2q *q = SIM_STATE_ALLOC(struct lru2q, arrays);
 
+	(void)opts; /* no options */
 	if (!q)
 		return NULL;
 	q->capacity = params->cache_pages;
-	q->nodes = dl_alloc(trace->distinct + 2);
-	q->state = calloc(trace->distinct, 1);
-	q->shadow = malloc(trace->distinct * sizeof(uint64_t));
-	if (!q->nodes || !q->state || !q->shadow) {
-		free(q->nodes);
-		free(q->state);
-		free(q->shadow);
-		free(q);
-		return NULL;
-	}
 	for (size_t i = 0; i < trace->distinct; i++)
 		q->shadow[i] = LRU2Q_NO_SHADOW;
 	dl_list_init(q->nodes, &q->inactive, (uint32_t)trace->distinct);
@@ -146,20 +140,9 @@ static bool lru2q_access(void *state, uint32_t page)
 	return false;
 }
 
-static void lru2q_destroy(void *state)
-{
-	struct lru2q *q = state;
-
-	free(q->nodes);
-	free(q->state);
-	free(q->shadow);
-	free(q);
-}
-
 const struct sim_policy policy_lru2q = {
 	.name = "lru2q",
 	.summary = "Linux 6.1 active/inactive lists with workingset refault activation",
 	.create = lru2q_create,
 	.access = lru2q_access,
-	.destroy = lru2q_destroy,
 };

@@ -7,7 +7,6 @@
  * replaces the root (sift down).  O(log c) per reference, no lazy deletion.
  * Pages never used again all carry the key TRACE_NO_NEXT_USE; which of them
  * goes first does not change the miss count. */
-#include <stdlib.h>
 
 #include "policy.h"
 
@@ -26,23 +25,21 @@ struct opt {
 static void *opt_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct opt *o = calloc(1, sizeof(*o));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct opt, heap_page, params->cache_pages),
+		SIM_ARRAY(struct opt, heap_key, params->cache_pages),
+		SIM_ARRAY(struct opt, slot_of, trace->distinct),
+	};
+	struct opt *o;
 
+	(void)opts; /* no options */
+	if (!trace->next_use)
+		return NULL;
+	o = SIM_STATE_ALLOC(struct opt, arrays);
 	if (!o)
 		return NULL;
 	o->next_use = trace->next_use;
 	o->capacity = params->cache_pages;
-	o->heap_page = malloc(o->capacity * sizeof(uint32_t));
-	o->heap_key = malloc(o->capacity * sizeof(uint32_t));
-	o->slot_of = malloc(trace->distinct * sizeof(uint32_t));
-	if (!o->next_use || !o->heap_page || !o->heap_key || !o->slot_of) {
-		free(o->heap_page);
-		free(o->heap_key);
-		free(o->slot_of);
-		free(o);
-		return NULL;
-	}
 	for (size_t i = 0; i < trace->distinct; i++)
 		o->slot_of[i] = OPT_NOT_RESIDENT;
 	return o;
@@ -112,21 +109,10 @@ static bool opt_access(void *state, uint32_t page)
 	return false;
 }
 
-static void opt_destroy(void *state)
-{
-	struct opt *o = state;
-
-	free(o->heap_page);
-	free(o->heap_key);
-	free(o->slot_of);
-	free(o);
-}
-
 const struct sim_policy policy_opt = {
 	.name = "opt",
 	.summary = "Belady's MIN: evict the page used furthest in the future",
 	.needs_future = true,
 	.create = opt_create,
 	.access = opt_access,
-	.destroy = opt_destroy,
 };

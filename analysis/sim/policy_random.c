@@ -1,7 +1,6 @@
 /* Random: evict a uniformly chosen resident page (seeded, reproducible).
  * Same idea as the 2006 series' toy policy (patch 34), minus its physical
  * frame scan: here every frame holds a page, so one draw always hits. */
-#include <stdlib.h>
 
 #include "policy.h"
 #include "prng.h"
@@ -19,20 +18,16 @@ struct random_policy {
 static void *random_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	struct random_policy *r = calloc(1, sizeof(*r));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct random_policy, frames, params->cache_pages),
+		SIM_ARRAY(struct random_policy, frame_of, trace->distinct),
+	};
+	struct random_policy *r = SIM_STATE_ALLOC(struct random_policy, arrays);
 
+	(void)opts; /* no options */
 	if (!r)
 		return NULL;
 	r->capacity = params->cache_pages;
-	r->frames = malloc(r->capacity * sizeof(uint32_t));
-	r->frame_of = malloc(trace->distinct * sizeof(uint32_t));
-	if (!r->frames || !r->frame_of) {
-		free(r->frames);
-		free(r->frame_of);
-		free(r);
-		return NULL;
-	}
 	for (size_t i = 0; i < trace->distinct; i++)
 		r->frame_of[i] = RANDOM_ABSENT;
 	prng_seed(&r->rng, params->seed);
@@ -57,19 +52,9 @@ static bool random_access(void *state, uint32_t page)
 	return false;
 }
 
-static void random_destroy(void *state)
-{
-	struct random_policy *r = state;
-
-	free(r->frames);
-	free(r->frame_of);
-	free(r);
-}
-
 const struct sim_policy policy_random = {
 	.name = "random",
 	.summary = "evict a random resident page (seeded by --seed)",
 	.create = random_create,
 	.access = random_access,
-	.destroy = random_destroy,
 };

@@ -26,7 +26,6 @@
  * S takes it and M is empty, so the model holds the last page.
  *
  * Options: small=PERCENT. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -68,18 +67,14 @@ static const struct sim_option s3fifo_options[] = {
 static void *s3fifo_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
 	const struct s3fifo_opts *o = opts;
-	struct s3fifo *s = calloc(1, sizeof(*s));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct s3fifo, nodes, trace->distinct + S3_NLISTS),
+		SIM_ARRAY(struct s3fifo, state, trace->distinct),
+	};
+	struct s3fifo *s = SIM_STATE_ALLOC(struct s3fifo, arrays);
 
 	if (!s)
 		return NULL;
-	s->nodes = dl_alloc(trace->distinct + S3_NLISTS);
-	s->state = calloc(trace->distinct, 1);
-	if (!s->nodes || !s->state) {
-		free(s->nodes);
-		free(s->state);
-		free(s);
-		return NULL;
-	}
 	for (int i = 0; i < S3_NLISTS; i++)
 		dl_list_init(s->nodes, &s->lists[i], (uint32_t)(trace->distinct + (size_t)i));
 	s->capacity = params->cache_pages;
@@ -169,15 +164,6 @@ static bool s3fifo_access(void *state, uint32_t page)
 	return false;
 }
 
-static void s3fifo_destroy(void *state)
-{
-	struct s3fifo *s = state;
-
-	free(s->nodes);
-	free(s->state);
-	free(s);
-}
-
 const struct sim_policy policy_s3fifo = {
 	.name = "s3fifo",
 	.summary = "S3-FIFO (Yang et al. 2023): small, main and ghost FIFO queues",
@@ -186,5 +172,4 @@ const struct sim_policy policy_s3fifo = {
 	.opts_init = s3fifo_opts_init,
 	.create = s3fifo_create,
 	.access = s3fifo_access,
-	.destroy = s3fifo_destroy,
 };

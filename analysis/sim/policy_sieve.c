@@ -13,7 +13,6 @@
  * the head, are behind every old page the hand has not yet reached.
  *
  * Deviations: none. */
-#include <stdlib.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -32,19 +31,15 @@ struct sieve {
 
 static void *sieve_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
-	struct sieve *s = calloc(1, sizeof(*s));
+	const struct sim_array arrays[] = {
+		SIM_ARRAY(struct sieve, nodes, trace->distinct + 1),
+		SIM_ARRAY(struct sieve, state, trace->distinct),
+	};
+	struct sieve *s = SIM_STATE_ALLOC(struct sieve, arrays);
 
 	(void)opts; /* no options */
 	if (!s)
 		return NULL;
-	s->nodes = dl_alloc(trace->distinct + 1);
-	s->state = calloc(trace->distinct, 1);
-	if (!s->nodes || !s->state) {
-		free(s->nodes);
-		free(s->state);
-		free(s);
-		return NULL;
-	}
 	dl_list_init(s->nodes, &s->queue, (uint32_t)trace->distinct);
 	s->capacity = params->cache_pages;
 	s->hand = SIEVE_NONE;
@@ -89,19 +84,9 @@ static bool sieve_access(void *state, uint32_t page)
 	return false;
 }
 
-static void sieve_destroy(void *state)
-{
-	struct sieve *s = state;
-
-	free(s->nodes);
-	free(s->state);
-	free(s);
-}
-
 const struct sim_policy policy_sieve = {
 	.name = "sieve",
 	.summary = "SIEVE (Zhang et al. 2024): FIFO queue, visited bits, a hand that keeps pages in place",
 	.create = sieve_create,
 	.access = sieve_access,
-	.destroy = sieve_destroy,
 };

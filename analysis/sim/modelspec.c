@@ -10,7 +10,7 @@
 #include "modelspec.h"
 #include "sizes.h"
 
-int sim_opt_size(const char *value, size_t min, size_t max, size_t *out)
+static int parse_size(const char *value, size_t min, size_t max, size_t *out)
 {
 	unsigned long long v;
 
@@ -20,7 +20,7 @@ int sim_opt_size(const char *value, size_t min, size_t max, size_t *out)
 	return 0;
 }
 
-int sim_opt_double(const char *value, double min, double max, double *out)
+static int parse_double(const char *value, double min, double max, double *out)
 {
 	char *end;
 	double v;
@@ -33,6 +33,32 @@ int sim_opt_double(const char *value, double min, double max, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+static int parse_choice(const char *value, const char *const *choices, unsigned *out)
+{
+	for (unsigned i = 0; choices[i]; i++) {
+		if (strcmp(value, choices[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int sim_option_set(const struct sim_option *o, void *opts, const char *value)
+{
+	char *field = (char *)opts + o->offset;
+
+	switch (o->type) {
+	case SIM_OPT_SIZE:
+		return parse_size(value, o->min_size, o->max_size, (size_t *)(void *)field);
+	case SIM_OPT_DOUBLE:
+		return parse_double(value, o->min, o->max, (double *)(void *)field);
+	case SIM_OPT_CHOICE:
+		return parse_choice(value, o->choices, (unsigned *)(void *)field);
+	}
+	return -1;
 }
 
 static const struct sim_option *model_option(const struct sim_policy *policy, const char *key)
@@ -50,7 +76,7 @@ int model_set_if_known(struct model *model, const char *key, const char *value, 
 
 	if (!o)
 		return 0;
-	if (o->set(model->opts, value) < 0) {
+	if (sim_option_set(o, model->opts, value) < 0) {
 		snprintf(err, err_len, "bad value '%.40s' for %s:%s (%s)", value, model->policy->name, key,
 			 o->help);
 		return -1;
@@ -92,10 +118,10 @@ int model_parse(const char *spec, const char *const *defaults, struct model *mod
 	if (!model->label)
 		goto oom;
 	if (model->policy->opts_size) {
-		model->opts = calloc(1, model->policy->opts_size);
+		model->opts = malloc(model->policy->opts_size);
 		if (!model->opts)
 			goto oom;
-		model->policy->opts_init(model->opts);
+		memcpy(model->opts, model->policy->opts_defaults, model->policy->opts_size);
 	}
 	for (size_t i = 0; defaults && defaults[i]; i++) {
 		char *def = strdup(defaults[i]);

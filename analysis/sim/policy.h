@@ -6,10 +6,10 @@
  * needs_future is set.  create() returns NULL only when out of memory;
  * its state is one block from sim_state_alloc(), which the caller frees.
  *
- * A model's own options live in its file: it declares a block of
- * opts_size bytes, fills in its defaults with opts_init() and names the
- * keys that may change it in options[]; the caller parses
- * "NAME:KEY=VALUE:..." into that block and passes it to create(). */
+ * A model's own options live in its file: a struct with its defaults
+ * (opts_defaults, opts_size bytes) and in options[] the keys that may
+ * change a member of it; the caller parses "NAME:KEY=VALUE:..." into a
+ * copy of the defaults and passes it to create(). */
 #ifndef SIM_POLICY_H
 #define SIM_POLICY_H
 
@@ -24,11 +24,22 @@ struct sim_params {
 	uint64_t seed;
 };
 
+enum sim_option_type {
+	SIM_OPT_SIZE,	/* size_t in [min_size, max_size] */
+	SIM_OPT_DOUBLE,	/* double in [min, max] */
+	SIM_OPT_CHOICE,	/* unsigned: the index of the value in choices[] */
+};
+
+/* One KEY of a model's options: where its value lives in the option block
+ * and what values it takes. */
 struct sim_option {
 	const char *key;
 	const char *help;
-	/* Store VALUE into the model's option block; -1 if it is not valid. */
-	int (*set)(void *opts, const char *value);
+	enum sim_option_type type;
+	size_t offset;
+	size_t min_size, max_size;
+	double min, max;
+	const char *const *choices; /* NULL-terminated */
 };
 
 struct sim_policy {
@@ -37,7 +48,7 @@ struct sim_policy {
 	bool needs_future;
 	const struct sim_option *options; /* terminated by a NULL key; may be NULL */
 	size_t opts_size;                 /* 0 when the model has no options */
-	void (*opts_init)(void *opts);
+	const void *opts_defaults;        /* opts_size bytes */
 	void *(*create)(const struct sim_trace *trace, const struct sim_params *params, const void *opts);
 	bool (*access)(void *state, uint32_t page);
 };
@@ -83,9 +94,8 @@ void *sim_state_alloc(size_t state_size, const struct sim_array *arrays, size_t 
 #define SIM_STATE_ALLOC(type, arrays) \
 	((type *)sim_state_alloc(sizeof(type), (arrays), sizeof(arrays) / sizeof((arrays)[0])))
 
-/* Parsers for option values, shared by the models' set() functions.
- * Each returns -1 unless the whole string is a valid number in range. */
-int sim_opt_size(const char *value, size_t min, size_t max, size_t *out);
-int sim_opt_double(const char *value, double min, double max, double *out);
+/* Store VALUE into opts as option o says; -1 (nothing stored) unless the
+ * whole string is a number in range or one of the choices. */
+int sim_option_set(const struct sim_option *o, void *opts, const char *value);
 
 #endif

@@ -40,28 +40,14 @@ struct twoq {
 	size_t kout;
 };
 
-static void twoq_opts_init(void *opts)
-{
-	struct twoq_opts *o = opts;
-
-	o->kin_percent = 25.0;
-	o->kout_percent = 50.0;
-}
-
-static int twoq_set_kin(void *opts, const char *value)
-{
-	return sim_opt_double(value, 0.0, 100.0, &((struct twoq_opts *)opts)->kin_percent);
-}
-
-static int twoq_set_kout(void *opts, const char *value)
-{
-	return sim_opt_double(value, 0.0, 1000.0, &((struct twoq_opts *)opts)->kout_percent);
-}
+static const struct twoq_opts twoq_defaults = { .kin_percent = 25.0, .kout_percent = 50.0 };
 
 static const struct sim_option twoq_options[] = {
-	{ "kin", "A1in bound Kin in percent of the frames (default 25)", twoq_set_kin },
-	{ "kout", "A1out bound Kout in percent of the frames (default 50)", twoq_set_kout },
-	{ NULL, NULL, NULL },
+	{ .key = "kin", .help = "A1in bound Kin in percent of the frames (default 25)",
+	  .type = SIM_OPT_DOUBLE, .offset = offsetof(struct twoq_opts, kin_percent), .max = 100.0 },
+	{ .key = "kout", .help = "A1out bound Kout in percent of the frames (default 50)",
+	  .type = SIM_OPT_DOUBLE, .offset = offsetof(struct twoq_opts, kout_percent), .max = 1000.0 },
+	{ .key = NULL },
 };
 
 static void *twoq_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
@@ -131,7 +117,7 @@ const struct sim_policy policy_2q = {
 	.summary = "full 2Q (Johnson & Shasha 1994): A1in FIFO, A1out ghosts, Am LRU",
 	.options = twoq_options,
 	.opts_size = sizeof(struct twoq_opts),
-	.opts_init = twoq_opts_init,
+	.opts_defaults = &twoq_defaults,
 	.create = twoq_create,
 	.access = twoq_access,
 };

@@ -60,7 +60,6 @@
  * lap.  Under insert=port the warm-up still makes pages hot.
  *
  * Options: min-cold=PAGES, insert=paper|port. */
-#include <string.h>
 
 #include "policy.h"
 
@@ -72,9 +71,11 @@
 #define CP_TEST 8
 #define CP_REF 16
 
+enum cp_insert { CP_INSERT_PAPER, CP_INSERT_PORT };
+
 struct clockpro_opts {
 	size_t min_cold; /* 0: max(1, m/100) */
-	bool port_insert;
+	unsigned insert; /* enum cp_insert */
 };
 
 struct clockpro_rules {
@@ -105,35 +106,18 @@ struct clockpro {
 	struct clockpro_rules rules;
 };
 
-static void clockpro_opts_init(void *opts)
-{
-	struct clockpro_opts *o = opts;
+static const char *const cp_inserts[] = { "paper", "port", NULL };
 
-	o->min_cold = 0;
-	o->port_insert = false;
-}
-
-static int clockpro_set_min_cold(void *opts, const char *value)
-{
-	return sim_opt_size(value, 1, SIZE_MAX, &((struct clockpro_opts *)opts)->min_cold);
-}
-
-static int clockpro_set_insert(void *opts, const char *value)
-{
-	struct clockpro_opts *o = opts;
-
-	if (strcmp(value, "paper") != 0 && strcmp(value, "port") != 0)
-		return -1;
-	o->port_insert = strcmp(value, "port") == 0;
-	return 0;
-}
+static const struct clockpro_opts clockpro_defaults = { .min_cold = 0, .insert = CP_INSERT_PAPER };
 
 static const struct sim_option clockpro_options[] = {
-	{ "min-cold", "lower bound of the cold target in pages (default max(1, size/100))",
-	  clockpro_set_min_cold },
-	{ "insert", "paper (new pages cold, in test) or port (cold, out of test, referenced)",
-	  clockpro_set_insert },
-	{ NULL, NULL, NULL },
+	{ .key = "min-cold", .help = "lower bound of the cold target in pages (default max(1, size/100))",
+	  .type = SIM_OPT_SIZE, .offset = offsetof(struct clockpro_opts, min_cold),
+	  .min_size = 1, .max_size = SIZE_MAX },
+	{ .key = "insert", .help = "paper (new pages cold, in test) or port (cold, out of test, referenced)",
+	  .type = SIM_OPT_CHOICE, .offset = offsetof(struct clockpro_opts, insert),
+	  .choices = cp_inserts },
+	{ .key = NULL },
 };
 
 static void *clockpro_create_rules(const struct sim_trace *trace, const struct sim_params *params,
@@ -151,7 +135,7 @@ static void *clockpro_create_rules(const struct sim_trace *trace, const struct s
 	c->rules = *rules;
 	c->capacity = params->cache_pages;
 	c->min_cold = o->min_cold ? o->min_cold : c->capacity / 100;
-	c->port_insert = o->port_insert;
+	c->port_insert = o->insert == CP_INSERT_PORT;
 	if (c->min_cold < 1)
 		c->min_cold = 1;
 	if (c->min_cold > c->capacity)
@@ -361,7 +345,7 @@ const struct sim_policy policy_clockpro = {
 	.summary = "CLOCK-Pro (Jiang, Chen, Zhang 2005): hot set warmed up as LIRS, adaptive cold target",
 	.options = clockpro_options,
 	.opts_size = sizeof(struct clockpro_opts),
-	.opts_init = clockpro_opts_init,
+	.opts_defaults = &clockpro_defaults,
 	.create = clockpro_create,
 	.access = clockpro_access,
 };
@@ -371,7 +355,7 @@ const struct sim_policy policy_clockpro_2006 = {
 	.summary = "the lab's first CLOCK-Pro model, as the kernel port: every page starts cold",
 	.options = clockpro_options,
 	.opts_size = sizeof(struct clockpro_opts),
-	.opts_init = clockpro_opts_init,
+	.opts_defaults = &clockpro_defaults,
 	.create = clockpro_2006_create,
 	.access = clockpro_access,
 };

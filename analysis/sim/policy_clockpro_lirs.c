@@ -67,7 +67,6 @@
  *
  * Options: hir=PERCENT, batch=PAGES, insert=paper|port. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "dlist.h"
 #include "policy.h"
@@ -81,10 +80,12 @@
 #define CL_STAMP_MASK 0x7fffffffu
 #define CL_CHECKPOINTS 16
 
+enum cl_insert { CL_INSERT_PAPER, CL_INSERT_PORT };
+
 struct clockpro_lirs_opts {
 	double hir_percent;
 	size_t batch;
-	bool port_insert;
+	unsigned insert; /* enum cl_insert */
 };
 
 struct clockpro_lirs {
@@ -106,42 +107,24 @@ struct clockpro_lirs {
 	unsigned ck_count;
 };
 
-static void clockpro_lirs_opts_init(void *opts)
-{
-	struct clockpro_lirs_opts *o = opts;
+static const char *const cl_inserts[] = { "paper", "port", NULL };
 
-	o->hir_percent = 1.0;
-	o->batch = 32;
-	o->port_insert = false;
-}
-
-static int cl_set_hir(void *opts, const char *value)
-{
-	return sim_opt_double(value, 0.0, 100.0, &((struct clockpro_lirs_opts *)opts)->hir_percent);
-}
-
-static int cl_set_batch(void *opts, const char *value)
-{
-	return sim_opt_size(value, 1, 1 << 20, &((struct clockpro_lirs_opts *)opts)->batch);
-}
-
-static int cl_set_insert(void *opts, const char *value)
-{
-	struct clockpro_lirs_opts *o = opts;
-
-	if (strcmp(value, "paper") != 0 && strcmp(value, "port") != 0)
-		return -1;
-	o->port_insert = strcmp(value, "port") == 0;
-	return 0;
-}
+static const struct clockpro_lirs_opts clockpro_lirs_defaults = {
+	.hir_percent = 1.0,
+	.batch = 32,
+	.insert = CL_INSERT_PAPER,
+};
 
 static const struct sim_option clockpro_lirs_options[] = {
-	{ "hir", "cold target m_c in percent of the frames, rounded down, at least 1 (default 1)",
-	  cl_set_hir },
-	{ "batch", "pages HAND_cold frees per run when memory is full (default 32)", cl_set_batch },
-	{ "insert", "paper (new pages cold, in test) or port (cold, out of test, referenced)",
-	  cl_set_insert },
-	{ NULL, NULL, NULL },
+	{ .key = "hir", .help = "cold target m_c in percent of the frames, rounded down, at least 1 (default 1)",
+	  .type = SIM_OPT_DOUBLE, .offset = offsetof(struct clockpro_lirs_opts, hir_percent), .max = 100.0 },
+	{ .key = "batch", .help = "pages HAND_cold frees per run when memory is full (default 32)",
+	  .type = SIM_OPT_SIZE, .offset = offsetof(struct clockpro_lirs_opts, batch),
+	  .min_size = 1, .max_size = 1 << 20 },
+	{ .key = "insert", .help = "paper (new pages cold, in test) or port (cold, out of test, referenced)",
+	  .type = SIM_OPT_CHOICE, .offset = offsetof(struct clockpro_lirs_opts, insert),
+	  .choices = cl_inserts },
+	{ .key = NULL },
 };
 
 static void *clockpro_lirs_create(const struct sim_trace *trace, const struct sim_params *params,
@@ -164,7 +147,7 @@ static void *clockpro_lirs_create(const struct sim_trace *trace, const struct si
 	c->cold_target = (size_t)((double)c->capacity * o->hir_percent / 100.0);
 	if (c->cold_target < c->batch)
 		c->cold_target = c->batch;
-	c->port_insert = o->port_insert;
+	c->port_insert = o->insert == CL_INSERT_PORT;
 	return c;
 }
 
@@ -282,7 +265,7 @@ const struct sim_policy policy_clockpro_lirs = {
 	.summary = "CLOCK-Pro with LIRS's stack-bottom test, within a 6.1 port's limits (this lab)",
 	.options = clockpro_lirs_options,
 	.opts_size = sizeof(struct clockpro_lirs_opts),
-	.opts_init = clockpro_lirs_opts_init,
+	.opts_defaults = &clockpro_lirs_defaults,
 	.create = clockpro_lirs_create,
 	.access = clockpro_lirs_access,
 };

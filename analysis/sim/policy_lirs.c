@@ -63,28 +63,15 @@ struct lirs {
 	size_t n_resident;
 };
 
-static void lirs_opts_init(void *opts)
-{
-	struct lirs_opts *o = opts;
-
-	o->hir_percent = 1.0;
-	o->hir_pages = 0;
-}
-
-static int lirs_set_hir(void *opts, const char *value)
-{
-	return sim_opt_double(value, 0.0, 100.0, &((struct lirs_opts *)opts)->hir_percent);
-}
-
-static int lirs_set_hir_pages(void *opts, const char *value)
-{
-	return sim_opt_size(value, 1, SIZE_MAX, &((struct lirs_opts *)opts)->hir_pages);
-}
+static const struct lirs_opts lirs_defaults = { .hir_percent = 1.0, .hir_pages = 0 };
 
 static const struct sim_option lirs_options[] = {
-	{ "hir", "HIR share of the cache in percent, rounded down (default 1)", lirs_set_hir },
-	{ "hir-pages", "HIR frames Lhirs directly (overrides hir)", lirs_set_hir_pages },
-	{ NULL, NULL, NULL },
+	{ .key = "hir", .help = "HIR share of the cache in percent, rounded down (default 1)",
+	  .type = SIM_OPT_DOUBLE, .offset = offsetof(struct lirs_opts, hir_percent), .max = 100.0 },
+	{ .key = "hir-pages", .help = "HIR frames Lhirs directly (overrides hir)",
+	  .type = SIM_OPT_SIZE, .offset = offsetof(struct lirs_opts, hir_pages),
+	  .min_size = 1, .max_size = SIZE_MAX },
+	{ .key = NULL },
 };
 
 static void *lirs_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
@@ -213,7 +200,7 @@ const struct sim_policy policy_lirs = {
 	.summary = "LIRS (Jiang & Zhang 2002): LIR set, stack S with pruning, HIR queue Q",
 	.options = lirs_options,
 	.opts_size = sizeof(struct lirs_opts),
-	.opts_init = lirs_opts_init,
+	.opts_defaults = &lirs_defaults,
 	.create = lirs_create,
 	.access = lirs_access,
 };

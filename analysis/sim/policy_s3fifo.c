@@ -49,19 +49,12 @@ struct s3fifo {
 	size_t main_size;
 };
 
-static void s3fifo_opts_init(void *opts)
-{
-	((struct s3fifo_opts *)opts)->small_percent = 10.0;
-}
-
-static int s3fifo_set_small(void *opts, const char *value)
-{
-	return sim_opt_double(value, 0.0, 100.0, &((struct s3fifo_opts *)opts)->small_percent);
-}
+static const struct s3fifo_opts s3fifo_defaults = { .small_percent = 10.0 };
 
 static const struct sim_option s3fifo_options[] = {
-	{ "small", "share of the small FIFO S in percent of the frames (default 10)", s3fifo_set_small },
-	{ NULL, NULL, NULL },
+	{ .key = "small", .help = "share of the small FIFO S in percent of the frames (default 10)",
+	  .type = SIM_OPT_DOUBLE, .offset = offsetof(struct s3fifo_opts, small_percent), .max = 100.0 },
+	{ .key = NULL },
 };
 
 static void *s3fifo_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
@@ -169,7 +162,7 @@ const struct sim_policy policy_s3fifo = {
 	.summary = "S3-FIFO (Yang et al. 2023): small, main and ghost FIFO queues",
 	.options = s3fifo_options,
 	.opts_size = sizeof(struct s3fifo_opts),
-	.opts_init = s3fifo_opts_init,
+	.opts_defaults = &s3fifo_defaults,
 	.create = s3fifo_create,
 	.access = s3fifo_access,
 };

@@ -255,62 +255,87 @@ static void note_end(FILE *out, enum report_format format, size_t items)
 		fputs("</ul>\n", out);
 }
 
-size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs)
+/* A note on single runs: flagged() says whether a run belongs in it and
+ * writes what to say of it into what[]. */
+struct run_note {
+	const char *class;
+	const char *head;
+	bool (*flagged)(const struct run *r, char *what, size_t len);
+};
+
+static size_t report_runs(FILE *out, enum report_format format, const struct run_set *runs,
+			  const struct run_note *note)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < runs->count; i++) {
-		double share;
-		if (!run_trace_loss(&runs->runs[i], &share) || (share <= TRACE_LOSS_LIMIT && !isnan(share)))
+		char what[128];
+
+		if (!note->flagged(&runs->runs[i], what, sizeof(what)))
 			continue;
 		if (n++ == 0)
-			note_head(out, format, "trace-loss",
-				  "Traced runs that lost more than 0.1% of their trace events "
-				  "(the gaps are shaded in their timelines; vmstat counters are not affected):");
-		char what[64];
-		if (isnan(share))
-			snprintf(what, sizeof(what), "an unknown share (trace.dat unreadable)");
-		else
-			snprintf(what, sizeof(what), "%.2f%%", 100.0 * share);
-		note_item(out, format, runs->runs[i].path, NULL, what);
-		fprintf(stderr, "labstat: warning: %s lost %s of its trace events\n",
-			runs->runs[i].path, what);
-	}
-	note_end(out, format, n);
-	return n;
-}
-
-size_t report_fallbacks(FILE *out, enum report_format format, const struct run_set *runs)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < runs->count; i++) {
-		json_t *root = runs->runs[i].root;
-		json_t *fb = json_object_get(json_object_get(root, "policy_stats"), "fallbacks");
-		const char *end = json_string_value(json_object_get(root, "policy_active_end"));
-		const char *policy = json_string_value(json_object_get(root, "policy"));
-		json_t *asked = json_object_get(json_object_get(root, "params"), "switch_at");
-		double n_fb = json_is_number(fb) ? json_number_value(fb) : 0;
-		/* policy_stats counts over the timed phase: a fallback during
-		 * the setup shows only as a run that ended under another
-		 * policy than it asked for, with no switch asked. */
-		bool moved = end != NULL && policy != NULL && strcmp(end, policy) != 0 &&
-			     json_array_size(asked) == 0;
-
-		if (n_fb <= 0 && !moved)
-			continue;
-		if (n++ == 0)
-			note_head(out, format, "fallback",
-				  "Runs in which the framework fell back to lru (their counts mix "
-				  "two policies):");
-		char what[96];
-		snprintf(what, sizeof(what), "%.0f fallback(s)%s, ended under %s", n_fb,
-			 n_fb <= 0 ? " in the timed phase" : "", end != NULL ? end : "an unknown policy");
+			note_head(out, format, note->class, note->head);
 		note_item(out, format, runs->runs[i].path, NULL, what);
 		fprintf(stderr, "labstat: warning: %s: %s\n", runs->runs[i].path, what);
 	}
 	note_end(out, format, n);
 	return n;
+}
+
+static bool lost_trace_events(const struct run *r, char *what, size_t len)
+{
+	double share;
+
+	if (!run_trace_loss(r, &share) || (share <= TRACE_LOSS_LIMIT && !isnan(share)))
+		return false;
+	if (isnan(share))
+		snprintf(what, len, "lost an unknown share of its trace events (trace.dat unreadable)");
+	else
+		snprintf(what, len, "lost %.2f%% of its trace events", 100.0 * share);
+	return true;
+}
+
+static bool fell_back(const struct run *r, char *what, size_t len)
+{
+	json_t *fb = json_object_get(json_object_get(r->root, "policy_stats"), "fallbacks");
+	const char *end = json_string_value(json_object_get(r->root, "policy_active_end"));
+	const char *policy = json_string_value(json_object_get(r->root, "policy"));
+	json_t *asked = json_object_get(json_object_get(r->root, "params"), "switch_at");
+	double n_fb = json_is_number(fb) ? json_number_value(fb) : 0;
+	/* policy_stats counts over the timed phase: a fallback during the
+	 * setup shows only as a run that ended under another policy than it
+	 * asked for, with no switch asked. */
+	bool moved = end != NULL && policy != NULL && strcmp(end, policy) != 0 &&
+		     json_array_size(asked) == 0;
+
+	if (n_fb <= 0 && !moved)
+		return false;
+	snprintf(what, len, "%.0f fallback(s)%s, ended under %s", n_fb,
+		 n_fb <= 0 ? " in the timed phase" : "", end != NULL ? end : "an unknown policy");
+	return true;
+}
+
+size_t report_trace_losses(FILE *out, enum report_format format, const struct run_set *runs)
+{
+	static const struct run_note note = {
+		"trace-loss",
+		"Traced runs that lost more than 0.1% of their trace events "
+		"(the gaps are shaded in their timelines; vmstat counters are not affected):",
+		lost_trace_events,
+	};
+
+	return report_runs(out, format, runs, &note);
+}
+
+size_t report_fallbacks(FILE *out, enum report_format format, const struct run_set *runs)
+{
+	static const struct run_note note = {
+		"fallback",
+		"Runs in which the framework fell back to lru (their counts mix two policies):",
+		fell_back,
+	};
+
+	return report_runs(out, format, runs, &note);
 }
 
 static long long concurrent_guests(const struct run *r)

@@ -147,7 +147,7 @@ variant lossy '.trace = "events" | .trace_events = 99000 | .trace_lost_events = 
 variant clean '.trace = "events" | .trace_events = 99950 | .trace_lost_events = [50, 0] | .trace_lost_unknown_gaps = [0, 0]'
 "$lab" compare --format markdown "$tmp/lossy" "$tmp/clean" >"$tmp/loss.md" 2>"$tmp/loss.err"
 check "losses: the 1% runs are listed with their share" \
-	bash -c 'test "$(grep -c -- "-lossy/result.json: 1.00%" "$1")" = 2' _ "$tmp/loss.md"
+	bash -c 'test "$(grep -c -- "-lossy/result.json: lost 1.00%" "$1")" = 2' _ "$tmp/loss.md"
 check "losses: the 0.05% runs are not" bash -c '! grep -q -- "-clean/result.json" "$1"' _ "$tmp/loss.md"
 check "losses: a warning on stderr per lossy run" test "$(grep -c 'warning: .*lossy.*lost 1.00%' "$tmp/loss.err")" = 2
 

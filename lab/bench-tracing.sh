@@ -37,7 +37,6 @@ USAGE
 
 reps=5 policy=vanilla workload=cyclic-anon size=240M mode=events top=$LAB_RESULTS/bench-tracing
 wl_opts=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--reps) need "$@"; reps=$2; shift 2 ;;
@@ -55,7 +54,7 @@ done
 [[ $mode != none ]] || die "$EX_USAGE" "bad --mode none (it is what every mode is compared with)"
 trace_bpftrace_only "$mode" >/dev/null || exit
 labstat=$LAB_BUILD/analysis/labstat
-[[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
+require_tools "$labstat"
 
 # One matrix per mode and set of options, so other options start afresh.
 tag=$policy-$workload-$size

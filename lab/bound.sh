@@ -61,7 +61,6 @@ USAGE
 
 format=text models="" plot_dir="" summary_only=0
 inputs=() ignore=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--format) need "$@"; format=$2; shift 2 ;;
@@ -78,9 +77,7 @@ in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$form
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh bound --help)"
 pagesim=$LAB_BUILD/analysis/pagesim
 labstat=$LAB_BUILD/analysis/labstat
-for tool in "$pagesim" "$labstat"; do
-	[[ -x $tool ]] || die "$EX_MISSING" "no ${tool#"$LAB_TOP"/} (run make analysis)"
-done
+require_tools "$pagesim" "$labstat"
 known=$("$pagesim" --list-policies | awk '{print $1}' | paste -sd,)
 # Every model, and clockpro with the 2006 port's insertion, the model of
 # the kernel's clockpro under page_replace.clockpro_insert=port.
@@ -91,10 +88,7 @@ for m in "${model_list[@]}"; do
 	# NAME or NAME:OPTION=VALUE (pagesim checks the option)
 	in_list "${m%%:*}" "${known_list[@]}" || die "$EX_USAGE" "unknown model '$m' (pagesim --list-policies: $known)"
 done
-for arg in "${inputs[@]}"; do
-	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
-	[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
-done
+require_dirs "${inputs[@]}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

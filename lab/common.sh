@@ -153,6 +153,26 @@ say() {
 	printf '%s: %s\n' "$lab_prog" "$*" >&2
 }
 
+# need "$@" in an option loop: the option in $1 has a non-empty value in $2.
+need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
+
+# require_tools PATH...: each built analysis tool exists, else EX_MISSING.
+require_tools() {
+	local tool
+	for tool in "$@"; do
+		[[ -x $tool ]] || die "$EX_MISSING" "no ${tool#"$LAB_TOP"/} (run make analysis)"
+	done
+}
+
+# require_dirs PATH...: each is a directory (a run or one holding runs).
+require_dirs() {
+	local arg
+	for arg in "$@"; do
+		[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
+		[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
+	done
+}
+
 in_list() {
 	local want=$1 item
 	shift

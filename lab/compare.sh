@@ -62,7 +62,6 @@ USAGE
 
 baseline="" format=text bound=1
 metrics=() inputs=() ignore=() by=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
@@ -79,7 +78,7 @@ done
 in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|html|csv)"
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one results directory (see lab.sh compare --help)"
 labstat=$LAB_BUILD/analysis/labstat
-[[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
+require_tools "$labstat"
 
 # Every run directory under the inputs, sorted, none twice.
 for arg in "${inputs[@]}"; do

@@ -78,6 +78,17 @@ guest_resolve() {
 	guest_image_src=$img
 }
 
+# guest_prepare FLAVOUR POLICY: guest_resolve, then set accel
+# (lab/accel.sh) and cmdline: the policy's parameters, a TCG guest's
+# clock from the host's TSC rate, and the caller's --boot-arg's.
+# shellcheck disable=SC2154 # boot_args is the caller's
+guest_prepare() {
+	guest_resolve "$1"
+	accel=$(accel_choose "$guest_kernel_src")
+	cmdline="$(policy_cmdline "$2") $(guest_clock_params "$accel")"
+	((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
+}
+
 # guest_pin WORKDIR: hard-link (or copy) the resolved kernel and image into
 # WORKDIR, so a rebuild during the run cannot swap them, and check the
 # image's checksum on that very file. Sets guest[kernel] and guest[image].

@@ -109,7 +109,6 @@ engine=local jobs="" force=0 sshloginfile="" partition="" wait=0
 # What the engines size a cell by (lab.sh run's defaults).
 vcpus=2 mem=256M timeout_s=900 boot_s=300 trace=none
 run_opts=() wl_opts=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--policies) need "$@"; policies=$2; shift 2 ;;

@@ -47,7 +47,6 @@ USAGE
 
 out_dir="" interval=1000
 inputs=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--out) need "$@"; out_dir=$2; shift 2 ;;
@@ -62,14 +61,9 @@ done
 timeline=$LAB_BUILD/analysis/trace-timeline
 labstat=$LAB_BUILD/analysis/labstat
 plot=$LAB_TOP/analysis/plot/plot.sh
-for tool in "$timeline" "$labstat"; do
-	[[ -x $tool ]] || die "$EX_MISSING" "no ${tool#"$LAB_TOP"/} (run make analysis)"
-done
+require_tools "$timeline" "$labstat"
 
-for arg in "${inputs[@]}"; do
-	[[ -e $arg ]] || die "$EX_USAGE" "$arg: no such file or directory"
-	[[ -d $arg ]] || die "$EX_USAGE" "$arg: not a directory (a run directory or one holding runs)"
-done
+require_dirs "${inputs[@]}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

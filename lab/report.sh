@@ -44,7 +44,6 @@ USAGE
 }
 
 baseline="" metrics=() ignore=() dir=""
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
@@ -62,7 +61,7 @@ done
 [[ -d $dir ]] || die "$EX_USAGE" "$dir: not a directory"
 dir=$(cd "$dir" && pwd)
 labstat=$LAB_BUILD/analysis/labstat
-[[ -x $labstat ]] || die "$EX_MISSING" "no ${labstat#"$LAB_TOP"/} (run make analysis)"
+require_tools "$labstat"
 
 mapfile -d '' results < <(find "$dir" -name result.json -type f -not -path '*/.*' -print0 | sort -z)
 ((${#results[@]})) || die "$EX_USAGE" "no runs (result.json) under $dir"

@@ -123,7 +123,6 @@ args_of() {
 	[[ -z $1 ]] || IFS=$US read -r -a args_out <<<"$1"
 }
 cur=0 in_args=0
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 main_only() {
 	((cur == 0)) || die "$EX_USAGE" "$1 is not an option of a companion workload (after --also only --cgroup, --size and --)"
 }
@@ -236,12 +235,9 @@ if [[ -z ${LAB_KERNEL:-} && $flavour != debug ]] &&
 	LAB_BUILD=$LAB_BUILD make -C "$LAB_TOP" all >&2 ||
 		die "$EX_MISSING" "make failed; the lab is not set up"
 fi
-guest_resolve "$flavour"
+guest_prepare "$flavour" "$policy"
 mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
 results=$(cd "$results" && pwd)
-accel=$(accel_choose "$guest_kernel_src")
-cmdline="$(policy_cmdline "$policy") $(guest_clock_params "$accel")"
-((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
 
 # The guest's view of each workload's arguments (carried files mapped).
 mapped=()

@@ -40,7 +40,6 @@ policy=${1:-}
 shift
 policy_check "$policy"
 mem=256M flavour="" boot_limit=300 boot_args=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--mem) need "$@"; mem=$2; shift 2 ;;
@@ -58,10 +57,7 @@ in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavo
 if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
 	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
 fi
-guest_resolve "$flavour"
-accel=$(accel_choose "$guest_kernel_src")
-cmdline="$(policy_cmdline "$policy") $(guest_clock_params "$accel")"
-((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
+guest_prepare "$flavour" "$policy"
 
 mkdir -p "$LAB_BUILD/runs"
 work=$(mktemp -d "$LAB_BUILD/runs/shell.XXXXXX")

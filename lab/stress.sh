@@ -77,7 +77,6 @@ policy_check "$policy"
 
 flavour="" duration=60 mem="" timeout_s="" boot_limit=300 results=$LAB_RESULTS
 groups="stressng selftests memcg memcontrol" boot_args=()
-need() { [[ $# -ge 2 && -n $2 ]] || die "$EX_USAGE" "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
@@ -122,13 +121,9 @@ for g in $groups; do
 		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol none)"
 done
 
-guest_resolve "$flavour"
+guest_prepare "$flavour" "$policy"
 mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
 results=$(cd "$results" && pwd)
-accel=$(accel_choose "$guest_kernel_src")
-# A TCG guest's clock, from the host's TSC rate (lab/accel.sh).
-cmdline="$(policy_cmdline "$policy") $(guest_clock_params "$accel")"
-((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
 
 run_id=$(date -u +%Y%m%dT%H%M%S)-$policy-stress-r1-$(od -An -N2 -tx2 /dev/urandom | tr -d ' ')
 work=$LAB_BUILD/runs/$run_id

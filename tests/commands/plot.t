@@ -7,19 +7,11 @@ set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
-afx=$top/tests/analysis/fixtures
 need_gnuplot
 build_analysis
 is_png() { file -b "$1" | grep -q '^PNG image data'; }
 
-# Two runs of the same workload: the recorded one, and a copy labelled
-# with another policy (the overlay needs two).
-for p in vanilla vanilla-mglru; do
-	d=$tmp/runs/20261203T091524-$p-cyclic-anon-r1-90f8
-	mkdir -p "$d"
-	cp "$afx/trace.dat" "$d/trace.dat"
-	jq --arg p "$p" '.policy = $p' "$afx/trace.result.json" >"$d/result.json"
-done
+traced_fixture_runs "$tmp/runs"
 mkdir -p "$tmp/runs/untraced"
 cp "$top"/tests/commands/fixtures/runs/*-vanilla-cyclic-anon-r1-*/result.json "$tmp/runs/untraced/"
 

@@ -18,12 +18,7 @@ for d in "$res"/*/; do xz -d "$d/refs.bin.xz"; done
 # One run that ran beside another guest: the page names its cell.
 beside=$(find "$res" -path '*-vanilla-mglru-cyclic-anon-r1-*' -name result.json)
 jq '.concurrent_guests = 1' "$beside" >"$tmp/r.json" && mv "$tmp/r.json" "$beside"
-for p in vanilla vanilla-mglru; do
-	d=$res/traced/20261203T091524-$p-cyclic-anon-r1-90f8
-	mkdir -p "$d"
-	cp "$top/tests/analysis/fixtures/trace.dat" "$d/"
-	jq --arg p "$p" '.policy = $p' "$top/tests/analysis/fixtures/trace.result.json" >"$d/result.json"
-done
+traced_fixture_runs "$res/traced"
 
 rc=0
 "$lab" report "$res" >"$tmp/out" 2>"$tmp/err" || rc=$?

@@ -1,5 +1,7 @@
 # shellcheck shell=bash source=../lib/analysis.bash
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/analysis.bash"
+# shellcheck source=../lib/fixtures.bash
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/fixtures.bash"
 
 # build_analysis: the analysis tools the commands run, built (a failed
 # build fails the script; it is never skipped), and lab.sh pointed at them.

@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
-[[ -f $top/build/kernels/lab/bzImage ]] || skip_all "no lab kernel (make kernel-lab)"
+need_guest lab
 
 rc=0
 "$top/lab.sh" run lru cyclic-anon --size 96M --cgroup work:64M \

@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 export LAB_RESULTS=$tmp/res
-[[ -f $top/build/kernels/vanilla/bzImage ]] || skip_all "no vanilla kernel (make kernel-vanilla)"
+need_guest vanilla
 # A script's background jobs ignore SIGINT unless job control is on; with
 # it, each job is a process group of its own, as a command at a terminal.
 set -m

@@ -6,7 +6,7 @@
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
-[[ -f $top/build/kernels/lab/bzImage ]] || skip_all "no lab kernel (make kernel-lab)"
+need_guest lab
 command -v script >/dev/null || skip_all "no script(1) (util-linux)"
 
 mkfifo "$tmp/in"

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # top, tmp, build: for the sourcing test
+# shellcheck shell=bash disable=SC2034 # top, tmp, build, lab_build, guest_image: for the sourcing test
 # The lab's TAP library: every tests/<area>/*.t sources it, through its
 # area's tap.sh. It sets
 #   top    the repository
@@ -62,6 +62,17 @@ skip() {	# skip DESCRIPTION REASON: one test not run (CI accepts it only
 skip_all() {	# skip_all REASON: the whole script is not run
 	echo "1..0 # SKIP $1"
 	exit 0
+}
+
+need_guest() {	# need_guest FLAVOUR...: skip the script unless the guest image
+	# and these kernels are built; sets lab_build and guest_image
+	local f
+	lab_build=${LAB_BUILD:-$top/build}
+	guest_image=$lab_build/image/rootfs.img
+	[[ -f $guest_image ]] || skip_all "guest image not built (make image)"
+	for f in "$@"; do
+		[[ -f $lab_build/kernels/$f/bzImage ]] || skip_all "no $f kernel (make kernel-$f)"
+	done
 }
 
 usage_error() {	# usage_error DESCRIPTION COMMAND...: exit 2, one line on stderr

@@ -11,11 +11,8 @@ source "$(dirname "$0")/tap.sh"
 # shellcheck source=../lib/contracts.bash
 source "$top/tests/lib/contracts.bash"
 export LAB_RESULTS=$tmp/res
-lb=${LAB_BUILD:-$top/build}
-img=$lb/image/rootfs.img
-if [[ ! -f $img || ! -f $lb/kernels/lab/bzImage ]]; then
-	skip_all "lab kernel or guest image not built (make)"
-fi
+need_guest lab
+lb=$lab_build img=$guest_image
 command -v perf >/dev/null || skip_all "no perf on the host (lab/deps.sh installs linux-perf)"
 build_perf_tools
 

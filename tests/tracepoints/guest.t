@@ -15,12 +15,8 @@ source "$top/tests/tracepoints/lib.bash"
 # shellcheck source=../lib/contracts.bash
 source "$top/tests/lib/contracts.bash"
 export LAB_RESULTS=$tmp/res
-build=${LAB_BUILD:-$top/build}
-img=$build/image/rootfs.img
-
-if [[ ! -f $img || ! -f $build/kernels/vanilla/bzImage ]]; then
-	skip_all "kernel or guest image not built (make)"
-fi
+need_guest vanilla
+build=$lab_build img=$guest_image
 
 # The image must carry these very programs and the headers bpftrace's
 # clang needs for tracepoint arguments (the guest kernel has no BTF).

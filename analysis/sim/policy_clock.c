@@ -1,7 +1,11 @@
 /* CLOCK (Corbato 1968, "second chance"): frames in a ring, one reference
  * bit per page; the hand clears set bits and evicts the first page whose bit
  * is clear.  A newly loaded page starts with its bit clear (the reference
- * that loaded it is not counted twice), as in the usual textbook model. */
+ * that loaded it is not counted twice), as in the usual textbook model.
+ *
+ * FIFO is the same ring without the reference bit: hits change nothing and
+ * the hand evicts the page that entered memory first.  Not a stack
+ * algorithm, so it shows Belady's anomaly. */
 
 #include "policy.h"
 
@@ -15,10 +19,11 @@ struct clock {
 	size_t capacity;
 	size_t used;
 	size_t hand;
+	bool second_chance; /* false: FIFO */
 };
 
-static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
-			 const void *opts)
+static void *clock_create_common(const struct sim_trace *trace, const struct sim_params *params,
+				 bool second_chance)
 {
 	const struct sim_array arrays[] = {
 		SIM_ARRAY(struct clock, frames, params->cache_pages),
@@ -26,10 +31,25 @@ static void *clock_create(const struct sim_trace *trace, const struct sim_params
 	};
 	struct clock *c = SIM_STATE_ALLOC(struct clock, arrays);
 
-	(void)opts; /* no options */
-	if (c)
+	if (c) {
 		c->capacity = params->cache_pages;
+		c->second_chance = second_chance;
+	}
 	return c;
+}
+
+static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
+			  const void *opts)
+{
+	(void)opts; /* no options */
+	return clock_create_common(trace, params, true);
+}
+
+static void *fifo_create(const struct sim_trace *trace, const struct sim_params *params,
+			 const void *opts)
+{
+	(void)opts; /* no options */
+	return clock_create_common(trace, params, false);
 }
 
 static bool clock_access(void *state, uint32_t page)
@@ -37,7 +57,8 @@ static bool clock_access(void *state, uint32_t page)
 	struct clock *c = state;
 
 	if (c->state[page]) {
-		c->state[page] = CLOCK_RESIDENT | CLOCK_REFERENCED;
+		if (c->second_chance)
+			c->state[page] = CLOCK_RESIDENT | CLOCK_REFERENCED;
 		return true;
 	}
 	c->state[page] = CLOCK_RESIDENT;
@@ -66,5 +87,12 @@ const struct sim_policy policy_clock = {
 	.name = "clock",
 	.summary = "CLOCK / second chance, one reference bit",
 	.create = clock_create,
+	.access = clock_access,
+};
+
+const struct sim_policy policy_fifo = {
+	.name = "fifo",
+	.summary = "first in, first out",
+	.create = fifo_create,
 	.access = clock_access,
 };

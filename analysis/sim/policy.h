@@ -71,6 +71,15 @@ extern const struct sim_policy policy_sieve;
 extern const struct sim_policy policy_clockpro_2006;
 extern const struct sim_policy policy_clockpro_lirs;
 
+/* The descriptor of a model without options: policy_ID. */
+#define SIM_POLICY(id, model_name, text, create_fn, access_fn) \
+	const struct sim_policy policy_##id = { \
+		.name = (model_name), \
+		.summary = (text), \
+		.create = (create_fn), \
+		.access = (access_fn), \
+	}
+
 /* NULL-terminated, in the default output order. */
 extern const struct sim_policy *const sim_policies[];
 

@@ -128,9 +128,6 @@ static bool arc_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_arc = {
-	.name = "arc",
-	.summary = "ARC (Megiddo & Modha 2003): T1/T2 LRU lists, B1/B2 ghosts, adaptive p",
-	.create = arc_create,
-	.access = arc_access,
-};
+SIM_POLICY(arc, "arc",
+	   "ARC (Megiddo & Modha 2003): T1/T2 LRU lists, B1/B2 ghosts, adaptive p",
+	   arc_create, arc_access);

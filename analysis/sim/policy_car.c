@@ -130,9 +130,6 @@ static bool car_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_car = {
-	.name = "car",
-	.summary = "CAR (Bansal & Modha 2004): T1/T2 clocks, B1/B2 history, adaptive p",
-	.create = car_create,
-	.access = car_access,
-};
+SIM_POLICY(car, "car",
+	   "CAR (Bansal & Modha 2004): T1/T2 clocks, B1/B2 history, adaptive p",
+	   car_create, car_access);

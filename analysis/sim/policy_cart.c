@@ -207,16 +207,10 @@ static bool cart_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_cart = {
-	.name = "cart",
-	.summary = "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
-	.create = cart_create,
-	.access = cart_access,
-};
+SIM_POLICY(cart, "cart",
+	   "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
+	   cart_create, cart_access);
 
-const struct sim_policy policy_cart_r = {
-	.name = "cart-r",
-	.summary = "CART plus the 2006 series' cyclic-access detector (patch 33)",
-	.create = cart_r_create,
-	.access = cart_access,
-};
+SIM_POLICY(cart_r, "cart-r",
+	   "CART plus the 2006 series' cyclic-access detector (patch 33)",
+	   cart_r_create, cart_access);

@@ -83,16 +83,10 @@ static bool clock_access(void *state, uint32_t page)
 	}
 }
 
-const struct sim_policy policy_clock = {
-	.name = "clock",
-	.summary = "CLOCK / second chance, one reference bit",
-	.create = clock_create,
-	.access = clock_access,
-};
+SIM_POLICY(clock, "clock",
+	   "CLOCK / second chance, one reference bit",
+	   clock_create, clock_access);
 
-const struct sim_policy policy_fifo = {
-	.name = "fifo",
-	.summary = "first in, first out",
-	.create = fifo_create,
-	.access = clock_access,
-};
+SIM_POLICY(fifo, "fifo",
+	   "first in, first out",
+	   fifo_create, clock_access);

@@ -43,9 +43,6 @@ static bool lru_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_lru = {
-	.name = "lru",
-	.summary = "least recently used",
-	.create = lru_create,
-	.access = lru_access,
-};
+SIM_POLICY(lru, "lru",
+	   "least recently used",
+	   lru_create, lru_access);

@@ -140,9 +140,6 @@ static bool lru2q_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_lru2q = {
-	.name = "lru2q",
-	.summary = "Linux 6.1 active/inactive lists with workingset refault activation",
-	.create = lru2q_create,
-	.access = lru2q_access,
-};
+SIM_POLICY(lru2q, "lru2q",
+	   "Linux 6.1 active/inactive lists with workingset refault activation",
+	   lru2q_create, lru2q_access);

@@ -52,9 +52,6 @@ static bool random_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_random = {
-	.name = "random",
-	.summary = "evict a random resident page (seeded by --seed)",
-	.create = random_create,
-	.access = random_access,
-};
+SIM_POLICY(random, "random",
+	   "evict a random resident page (seeded by --seed)",
+	   random_create, random_access);

@@ -84,9 +84,6 @@ static bool sieve_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_sieve = {
-	.name = "sieve",
-	.summary = "SIEVE (Zhang et al. 2024): FIFO queue, visited bits, a hand that keeps pages in place",
-	.create = sieve_create,
-	.access = sieve_access,
-};
+SIM_POLICY(sieve, "sieve",
+	   "SIEVE (Zhang et al. 2024): FIFO queue, visited bits, a hand that keeps pages in place",
+	   sieve_create, sieve_access);

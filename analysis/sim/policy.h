@@ -80,6 +80,19 @@ extern const struct sim_policy policy_clockpro_lirs;
 		.access = (access_fn), \
 	}
 
+/* The same for a model with options: the option block is a copy of
+ * DEFAULTS (a const struct), changed by the keys in OPTIONS. */
+#define SIM_POLICY_OPTS(id, model_name, text, create_fn, access_fn, defaults, opts_keys) \
+	const struct sim_policy policy_##id = { \
+		.name = (model_name), \
+		.summary = (text), \
+		.options = (opts_keys), \
+		.opts_size = sizeof(defaults), \
+		.opts_defaults = &(defaults), \
+		.create = (create_fn), \
+		.access = (access_fn), \
+	}
+
 /* NULL-terminated, in the default output order. */
 extern const struct sim_policy *const sim_policies[];
 

@@ -112,12 +112,6 @@ static bool twoq_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_2q = {
-	.name = "2q",
-	.summary = "full 2Q (Johnson & Shasha 1994): A1in FIFO, A1out ghosts, Am LRU",
-	.options = twoq_options,
-	.opts_size = sizeof(struct twoq_opts),
-	.opts_defaults = &twoq_defaults,
-	.create = twoq_create,
-	.access = twoq_access,
-};
+SIM_POLICY_OPTS(2q, "2q",
+		"full 2Q (Johnson & Shasha 1994): A1in FIFO, A1out ghosts, Am LRU",
+		twoq_create, twoq_access, twoq_defaults, twoq_options);

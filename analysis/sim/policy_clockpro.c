@@ -340,22 +340,10 @@ static bool clockpro_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_clockpro = {
-	.name = "clockpro",
-	.summary = "CLOCK-Pro (Jiang, Chen, Zhang 2005): hot set warmed up as LIRS, adaptive cold target",
-	.options = clockpro_options,
-	.opts_size = sizeof(struct clockpro_opts),
-	.opts_defaults = &clockpro_defaults,
-	.create = clockpro_create,
-	.access = clockpro_access,
-};
+SIM_POLICY_OPTS(clockpro, "clockpro",
+		"CLOCK-Pro (Jiang, Chen, Zhang 2005): hot set warmed up as LIRS, adaptive cold target",
+		clockpro_create, clockpro_access, clockpro_defaults, clockpro_options);
 
-const struct sim_policy policy_clockpro_2006 = {
-	.name = "clockpro-2006",
-	.summary = "the lab's first CLOCK-Pro model, as the kernel port: every page starts cold",
-	.options = clockpro_options,
-	.opts_size = sizeof(struct clockpro_opts),
-	.opts_defaults = &clockpro_defaults,
-	.create = clockpro_2006_create,
-	.access = clockpro_access,
-};
+SIM_POLICY_OPTS(clockpro_2006, "clockpro-2006",
+		"the lab's first CLOCK-Pro model, as the kernel port: every page starts cold",
+		clockpro_2006_create, clockpro_access, clockpro_defaults, clockpro_options);

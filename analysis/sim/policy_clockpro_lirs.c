@@ -260,12 +260,6 @@ static bool clockpro_lirs_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_clockpro_lirs = {
-	.name = "clockpro-lirs",
-	.summary = "CLOCK-Pro with LIRS's stack-bottom test, within a 6.1 port's limits (this lab)",
-	.options = clockpro_lirs_options,
-	.opts_size = sizeof(struct clockpro_lirs_opts),
-	.opts_defaults = &clockpro_lirs_defaults,
-	.create = clockpro_lirs_create,
-	.access = clockpro_lirs_access,
-};
+SIM_POLICY_OPTS(clockpro_lirs, "clockpro-lirs",
+		"CLOCK-Pro with LIRS's stack-bottom test, within a 6.1 port's limits (this lab)",
+		clockpro_lirs_create, clockpro_lirs_access, clockpro_lirs_defaults, clockpro_lirs_options);

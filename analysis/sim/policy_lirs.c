@@ -195,12 +195,6 @@ static bool lirs_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_lirs = {
-	.name = "lirs",
-	.summary = "LIRS (Jiang & Zhang 2002): LIR set, stack S with pruning, HIR queue Q",
-	.options = lirs_options,
-	.opts_size = sizeof(struct lirs_opts),
-	.opts_defaults = &lirs_defaults,
-	.create = lirs_create,
-	.access = lirs_access,
-};
+SIM_POLICY_OPTS(lirs, "lirs",
+		"LIRS (Jiang & Zhang 2002): LIR set, stack S with pruning, HIR queue Q",
+		lirs_create, lirs_access, lirs_defaults, lirs_options);

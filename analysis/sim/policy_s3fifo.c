@@ -157,12 +157,6 @@ static bool s3fifo_access(void *state, uint32_t page)
 	return false;
 }
 
-const struct sim_policy policy_s3fifo = {
-	.name = "s3fifo",
-	.summary = "S3-FIFO (Yang et al. 2023): small, main and ghost FIFO queues",
-	.options = s3fifo_options,
-	.opts_size = sizeof(struct s3fifo_opts),
-	.opts_defaults = &s3fifo_defaults,
-	.create = s3fifo_create,
-	.access = s3fifo_access,
-};
+SIM_POLICY_OPTS(s3fifo, "s3fifo",
+		"S3-FIFO (Yang et al. 2023): small, main and ghost FIFO queues",
+		s3fifo_create, s3fifo_access, s3fifo_defaults, s3fifo_options);

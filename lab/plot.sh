@@ -2,7 +2,7 @@
 # lab.sh plot: reclaim timelines of runs recorded with --trace events,
 # and where reclaim's CPU goes in runs profiled with --trace perf.
 #
-#   plot.sh [--out DIR] [--interval MS] RUN...
+#   plot.sh [--out DIR] [--interval MS] [--ignore PARAM]... RUN...
 #
 # Per run with a trace.dat: trace-timeline turns it into a CSV and
 # analysis/plot/plot.sh draws timeline.png and .svg (in the run directory,
@@ -24,7 +24,7 @@ source "$(dirname "$0")/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab.sh plot [--out DIR] [--interval MS] RUN...
+usage: lab.sh plot [--out DIR] [--interval MS] [--ignore PARAM]... RUN...
 
 Draws the reclaim timeline (pages scanned and reclaimed, activations,
 refaults, swap and writeback over time) of each run that has a trace.dat
@@ -37,6 +37,8 @@ CPU per reclaimed page). RUN: run directories or directories holding runs.
   --out DIR       write the plots here (default: each run's own directory,
                   overlays beside the runs)
   --interval MS   timeline bucket width (default 1000)
+  --ignore PARAM  overlay runs that differ in PARAM too (labstat --ignore,
+                  e.g. kernel.series_sha or mem_mib); repeatable
 USAGE
 }
 
@@ -46,11 +48,12 @@ USAGE
 }
 
 out_dir="" interval=1000
-inputs=()
+inputs=() ignore=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--out) need "$@"; out_dir=$2; shift 2 ;;
 	--interval) need "$@"; interval=$2; shift 2 ;;
+	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh plot --help)" ;;
 	*) inputs+=("$1"); shift ;;
@@ -68,7 +71,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Every completed run with its experiment (row) and column, from labstat.
-"$labstat" --list-runs "${inputs[@]}" >"$tmp/runs.csv" 2>"$tmp/list.err" ||
+"$labstat" --list-runs "${ignore[@]}" "${inputs[@]}" >"$tmp/runs.csv" 2>"$tmp/list.err" ||
 	die "$EX_USAGE" "$(grep -v '^labstat: note:' "$tmp/list.err" | head -n1 | sed 's/^labstat: //')"
 runs=() profiled=() untraced=()
 declare -A row_of column_of
@@ -145,7 +148,7 @@ while IFS= read -r group; do
 	done
 	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group// /-}" | sed 's/-*$//; s/--*/-/g')
 	dest=${out_dir:-$(dirname "${members[0]}")}/reclaim-cpu-$slug
-	"$labstat" --csv-long "${parts[@]}" -m perf.us_per_reclaimed_page "${members[@]}" \
+	"$labstat" --csv-long "${ignore[@]}" "${parts[@]}" -m perf.us_per_reclaimed_page "${members[@]}" \
 		>"$tmp/perf.csv" 2>"$tmp/perf.err" ||
 		die "$EX_HARNESS" "labstat failed on the profiled runs of $group: $(grep -v '^labstat: note:' "$tmp/perf.err" | head -n1)"
 	"$plot" reclaim-cpu -t "$group: where reclaim's CPU goes" -o "$dest" "$tmp/perf.csv" ||

@@ -37,6 +37,17 @@ check "--interval 500: rows 0.5 s apart" awk -F, 'NR == 2 { a = $1 } NR == 3 { e
 check "--out: one run, no overlay" test -z "$(find "$tmp/plots" -name 'overlay-*')"
 check "no temporary files left" test -z "$(find "$tmp" -name '*.tmp')"
 
+# Two runs that differ in memory too are two experiments: no overlay,
+# unless --ignore mem_mib merges them.
+traced_fixture_runs "$tmp/mem"
+m=$(find "$tmp/mem" -path '*-vanilla-mglru-*' -name result.json)
+jq '.mem_mib += 64' "$m" >"$tmp/r.json" && mv "$tmp/r.json" "$m"
+"$lab" plot --out "$tmp/mem-plots" "$tmp/mem" >/dev/null 2>&1
+check "runs of two memory sizes: no overlay" test -z "$(find "$tmp/mem-plots" -name 'overlay-*')"
+"$lab" plot --ignore mem_mib --out "$tmp/mem-plots2" "$tmp/mem" >/dev/null 2>&1
+check "--ignore mem_mib: one overlay" test "$(find "$tmp/mem-plots2" -name 'overlay-*.png' | wc -l)" = 1
+usage_error "--ignore without a value: exit 2, one line" "$lab" plot "$tmp/runs" --ignore
+
 usage_error "no run with a trace.dat: exit 2, one line" "$lab" plot "$tmp/runs/untraced"
 usage_error "bad --interval: exit 2, one line" "$lab" plot --interval 0 "$tmp/runs"
 usage_error "no RUN: exit 2, one line" "$lab" plot

@@ -19,6 +19,9 @@ for d in "$res"/*/; do xz -d "$d/refs.bin.xz"; done
 beside=$(find "$res" -path '*-vanilla-mglru-cyclic-anon-r1-*' -name result.json)
 jq '.concurrent_guests = 1' "$beside" >"$tmp/r.json" && mv "$tmp/r.json" "$beside"
 traced_fixture_runs "$res/traced"
+# One traced run that lost 1% of its events: the page names it.
+lossy=$(find "$res/traced" -path '*-vanilla-mglru-*' -name result.json)
+jq '.trace_events = 99000 | .trace_lost_events = [0, 1000]' "$lossy" >"$tmp/r.json" && mv "$tmp/r.json" "$lossy"
 
 rc=0
 "$lab" report "$res" >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -32,6 +35,9 @@ check "comparison tables as HTML tables" test "$(grep -c '<table>' "$html")" -ge
 check "the OPT/model section is there (runs have refs.bin)" grep -q "Belady's OPT" "$html"
 check "the cell with a run beside another guest is listed (1 of its 2 runs)" \
 	grep -qE '<li>cyclic-anon [^|]*trace=none \| vanilla-mglru: 1 of 2 runs, beside up to 1 other guest</li>' "$html"
+check "the traced run that lost events is listed with its share" \
+	grep -qE '<li>[^<]*-vanilla-mglru-cyclic-anon-r1-90f8/result.json: lost 1.00% of its trace events</li>' "$html"
+check "... and only that one" test "$(grep -c 'of its trace events</li>' "$html")" = 1
 mapfile -t imgs < <(grep -o '<img src="[^"]*"' "$html" | sed 's/<img src="//; s/"$//')
 diag "${#imgs[@]} images"
 check "comparison charts, miss-ratio curve, overlay and timelines linked" \

@@ -195,17 +195,42 @@ static void resolve_batches(struct event_sources *s, struct tep_handle *tep, boo
 	}
 }
 
-static void resolve_reclaim(struct event_sources *s, struct tep_handle *tep, bool notes)
+/* page_replace_batch: what the per-folio notes counted, once per reclaim
+ * batch.  Its counts are in pages and belong to the CPU's next batch,
+ * so an interval shows them up to one batch late, and what was noted
+ * after the last batch of the trace is not in it. */
+static struct event_source *resolve_batch_counts(struct event_sources *s, struct tep_handle *tep,
+						 bool notes)
 {
-	struct event_source *activate = add_source(s, tep, notes, SRC_ACTIVATE, LAB_SYSTEM,
-		"page_replace_activate", (const char *const[]){ "file", NULL });
+	struct event_source *src = add_source(s, tep, notes, SRC_BATCH_COUNTS, LAB_SYSTEM,
+		"page_replace_batch",
+		(const char *const[]){ "activated_anon", "activated_file", "remembered_anon",
+				       "remembered_file", "refaulted_anon", "refaulted_file",
+				       NULL });
+
+	if (src != NULL) {
+		set_available(s, COL_ACTIVATED_ANON, COL_ACTIVATED_FILE);
+		set_available(s, COL_REMEMBERED_ANON, COL_REMEMBERED_FILE);
+		set_available(s, COL_REFAULTED_ANON, COL_REFAULTED_FILE);
+	}
+	return src;
+}
+
+static void resolve_reclaim(struct event_sources *s, struct tep_handle *tep, bool notes,
+			    bool batch_counts)
+{
+	/* to >= from is an activation; shrink_active_list()'s 1 -> 0 is a
+	 * deactivation, counted from mm_vmscan_lru_shrink_active. */
+	struct event_source *activate = batch_counts ? NULL :
+		add_source(s, tep, notes, SRC_ACTIVATE, LAB_SYSTEM, "page_replace_activate",
+			   (const char *const[]){ "file", "from", "to", NULL });
 	struct event_source *inactive = add_source(s, tep, notes, SRC_SHRINK_INACTIVE, "vmscan",
 		"mm_vmscan_lru_shrink_inactive",
 		(const char *const[]){ "reclaim_flags", "nr_reclaimed", "nr_activate0",
 				       "nr_activate1", NULL });
 	if (inactive != NULL) {
 		set_available(s, COL_RECLAIMED_ANON, COL_RECLAIMED_FILE);
-		if (activate != NULL)	/* counted per page by the lab event */
+		if (activate != NULL || batch_counts)	/* counted per page by the lab */
 			inactive->field[2] = inactive->field[3] = NULL;
 	} else {
 		note(notes, "no %s in trace: %s are NA", "vmscan:mm_vmscan_lru_shrink_inactive",
@@ -213,7 +238,7 @@ static void resolve_reclaim(struct event_sources *s, struct tep_handle *tep, boo
 	}
 	if (activate != NULL || inactive != NULL)
 		set_available(s, COL_ACTIVATED_ANON, COL_ACTIVATED_FILE);
-	else
+	else if (!batch_counts)
 		note(notes, "no %s or shrink_inactive in trace: %s are NA",
 		     LAB_SYSTEM ":page_replace_activate", "activated_*");
 
@@ -329,8 +354,10 @@ int event_sources_resolve(struct event_sources *s, struct tep_handle *tep, bool 
 	/* The ring buffer flags lost events in every trace (see lost.h). */
 	set_available(s, COL_LOST_EVENTS, COL_LOST_GAPS);
 	resolve_batches(s, tep, notes);
-	resolve_reclaim(s, tep, notes);
-	resolve_nonresident(s, tep, notes);
+	bool batch_counts = resolve_batch_counts(s, tep, notes) != NULL;
+	resolve_reclaim(s, tep, notes, batch_counts);
+	if (!batch_counts)
+		resolve_nonresident(s, tep, notes);
 	resolve_reclaim_entry(s, tep, notes);
 	resolve_switches(s, tep, notes);
 	if (add_policy_state(s, tep) != 0 || build_id_index(s) != 0)

@@ -2,7 +2,9 @@
  * event formats stored in one trace.dat.  An event whose format is not
  * in the file was not recorded: its columns are unavailable (NA), never
  * zero.  Where a lab page_replace event and a 6.1 vmscan event measure
- * the same thing, the lab event wins so nothing is counted twice. */
+ * the same thing, the lab event wins so nothing is counted twice; where
+ * page_replace_batch was recorded, its per-batch counts of activated,
+ * remembered and refaulted pages stand for the per-folio events. */
 #ifndef EVENT_SOURCES_H
 #define EVENT_SOURCES_H
 
@@ -29,11 +31,11 @@ enum source_kind {
 	SRC_LRU_ISOLATE, SRC_CANDIDATES, SRC_SHRINK_INACTIVE, SRC_SHRINK_ACTIVE,
 	SRC_ACTIVATE, SRC_REMEMBER, SRC_FORGET, SRC_WRITE_FOLIO,
 	SRC_KSWAPD_WAKE, SRC_DIRECT_BEGIN, SRC_DIRECT_END, SRC_THROTTLED,
-	SRC_POLICY_STATE, SRC_SWITCH, SRC_FALLBACK,
+	SRC_POLICY_STATE, SRC_SWITCH, SRC_FALLBACK, SRC_BATCH_COUNTS,
 	SOURCE_KINDS
 };
 
-#define SOURCE_MAX_FIELDS 6
+#define SOURCE_MAX_FIELDS 6	/* page_replace_batch reads six */
 
 struct event_source {
 	enum source_kind kind;

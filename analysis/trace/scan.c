@@ -6,6 +6,10 @@
 
 #define PID_SLOTS 4096
 
+/* page_replace_batch's six counts land in six adjacent columns. */
+_Static_assert(COL_REMEMBERED_ANON == COL_ACTIVATED_ANON + 2 &&
+	       COL_REFAULTED_FILE == COL_ACTIVATED_ANON + 5, "batch count columns");
+
 /* Direct reclaim begins waiting for their end, keyed by pid (a task can
  * migrate between CPUs while it reclaims). */
 struct pending_reclaim {
@@ -122,8 +126,13 @@ static void account(struct scan_state *st, const struct event_source *src,
 		row[file ? COL_DEACTIVATED_FILE : COL_DEACTIVATED_ANON] += (double)read_field(f[1], rec);
 		break;
 	}
-	case SRC_ACTIVATE:
-		row[read_field(f[0], rec) ? COL_ACTIVATED_FILE : COL_ACTIVATED_ANON] += 1.0;
+	case SRC_ACTIVATE:	/* a move down is a deactivation, counted elsewhere */
+		if (read_field(f[2], rec) >= read_field(f[1], rec))
+			row[read_field(f[0], rec) ? COL_ACTIVATED_FILE : COL_ACTIVATED_ANON] += 1.0;
+		break;
+	case SRC_BATCH_COUNTS:	/* pages: activated, remembered, refaulted */
+		for (int i = 0; i < 6; i++)
+			row[COL_ACTIVATED_ANON + i] += (double)read_field(f[i], rec);
 		break;
 	case SRC_REMEMBER:	/* field 0 is swap: 1 for anon, 0 for file */
 		row[read_field(f[0], rec) ? COL_REMEMBERED_ANON : COL_REMEMBERED_FILE] += 1.0;

@@ -112,6 +112,28 @@ want=$(trace-cmd report -i "$CP" 2>/dev/null | grep 'page_replace_clockpro:.* fi
 tap_is "$(last_col "$TMP/cp.csv" page_replace_clockpro.cold_target.file)" "${want:-none}" \
 	"clockpro: last cold_target.file is trace-cmd report's last file=1 event"
 
+# Per-folio activate events: a move up (to >= from) is an activation, a
+# move down (shrink_active_list's 1 -> 0) is not; counted by trace-cmd
+# report, another reader.
+up=$(trace-cmd report -i "$CP" 2>/dev/null | grep -a 'page_replace_activate:' |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["to"] + 0 >= v["from"] + 0) n++ }
+		END { print n + 0 }')
+tap_is "$(( $(sum_col "$TMP/cp.csv" activated_anon) + $(sum_col "$TMP/cp.csv" activated_file) ))" "$up" \
+	"per-folio trace: activated_* count the $up moves up only"
+
+# A trace with page_replace_batch (fixtures/trace-switch.dat records both
+# streams): the per-batch counts stand for the per-folio events, each
+# page counted once; totals are the batch fields' sums in trace-cmd report.
+SW=$FIXTURES/trace-switch.dat
+"$TT" --quiet -o "$TMP/sw.csv" "$SW"
+trace-cmd report -i "$SW" 2>/dev/null | grep -a 'page_replace_batch:' >"$TMP/batch.txt"
+batch_sum() {	# batch_sum FIELD: the field summed over the batch events
+	grep -oE " $1=[0-9]+" "$TMP/batch.txt" | cut -d= -f2 | paste -sd+ | bc
+}
+for c in activated_anon activated_file remembered_anon remembered_file refaulted_anon refaulted_file; do
+	tap_is "$(sum_col "$TMP/sw.csv" "$c")" "$(batch_sum "$c")" "batch trace: $c is the batch events' sum"
+done
+
 # Lost events (fixtures/trace-lost.dat: trace.dat with two pages flagged
 # as the kernel flags a page read after an overrun, make-trace-lost.sh).
 # trace-cmd report, another reader, prints "CPU:N [COUNT EVENTS DROPPED]"

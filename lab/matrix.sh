@@ -63,7 +63,8 @@ printing progress and an ETA from the cells finished so far.
   --list-cells      print the lab.sh run command of each pending cell,
                     one a line, and run nothing
   run options       --mem --vcpus --timeout --boot-timeout --seed
-                    --vary-seed --size --trace --refs --sysctl --cgroup
+                    --vary-seed --size --trace --trace-buffer
+                    --trace-profile --perf-hz --refs --sysctl --cgroup
                     --boot-arg --switch-at --kernel --kernel-image, passed
                     to every lab.sh run (see lab.sh run --help); with
                     --vary-seed rep i uses seed+i-1. The workload options
@@ -125,8 +126,9 @@ while [[ $# -gt 0 ]]; do
 	--sshloginfile) need "$@"; sshloginfile=$2; shift 2 ;;
 	--partition) need "$@"; partition=$2; shift 2 ;;
 	--wait) wait=1; shift ;;
-	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --sysctl | --cgroup | \
-		--boot-arg | --switch-at | --kernel | --kernel-image)
+	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --trace-buffer | \
+		--trace-profile | --perf-hz | --sysctl | --cgroup | --boot-arg | --switch-at | \
+		--kernel | --kernel-image)
 		need "$@"
 		case $1 in
 		--mem) mem=$2 ;;

@@ -310,6 +310,7 @@ result_write() {
 		--argjson boot_to_run "$boot_to_run" --arg up_init "$(status_get "$st" uptime_at_init_s)" \
 		--arg up_run "$(status_get "$st" uptime_at_run_s)" \
 		--argjson tracekeys "$tracekeys" --arg buffer_kb "$(status_get "$st" trace_buffer_kb)" \
+		--arg profile "$(status_get "$st" trace_profile)" \
 		--argjson psi "$(psi_json "$part/psi.before" "$part/psi.after" elapsed)" \
 		--argjson cg "$(cgroup_json "$part" "$(jq -r '.params.cgroup.name // empty' "$req")")" \
 		--argjson switches "$(switches_json "$part")" --argjson also "$also" \
@@ -341,6 +342,7 @@ result_write() {
 		  concurrent_guest_ids: ($conc_ids | split(" ") | map(select(. != "")))}
 		| . + $tracekeys
 		| if $buffer_kb == "" then . else .trace_buffer_kb = ($buffer_kb | tonumber) end
+		| if $profile == "" then . else .trace_profile = $profile end
 		| .kernel.release = (if $uname == "" then .kernel.release else $uname end)' \
 		"$req" >"$part/result.json.tmp" || {
 		rm -f "$part/result.json.tmp"

@@ -53,6 +53,12 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
                     buffer_kb= of tracepoints/default.events); needs a
                     --trace that records events. It comes out of the
                     guest's memory; result.json's trace_buffer_kb
+  --trace-profile NAME
+                    the events trace-cmd records: tracepoints/NAME.events
+                    (default: default, per reclaim batch; per-folio adds
+                    every activation, shadow entry and refault); needs a
+                    --trace that records events; result.json's
+                    trace_profile
   --perf-hz HZ      perf's cpu-clock samples a second of CPU time (default
                     99; BENCHMARKS.md "What perf costs" measures the
                     wall time it adds); needs a --trace with perf;
@@ -111,7 +117,7 @@ workload_check() {
 workload_check "$workload"
 
 mem=256M vcpus=2 reps=1 timeout_s=900 boot_limit=300 seed=1 vary_seed=0 trace=none
-refs=0 flavour="" results=$LAB_RESULTS switch_at='[]' trace_buffer="" perf_hz=""
+refs=0 flavour="" results=$LAB_RESULTS switch_at='[]' trace_buffer="" trace_profile="" perf_hz=""
 sysctls=() boot_args=()
 # The workloads: 0 is the main one, 1... the companions (--also). Their
 # arguments as given (wl_args) and as the guest sees them (guest_args),
@@ -154,6 +160,7 @@ while [[ $# -gt 0 ]]; do
 	--vary-seed) main_only "$1"; vary_seed=1; shift ;;
 	--trace) main_only "$1"; need "$@"; trace=$2; shift 2 ;;
 	--trace-buffer) main_only "$1"; need "$@"; trace_buffer=$2; shift 2 ;;
+	--trace-profile) main_only "$1"; need "$@"; trace_profile=$2; shift 2 ;;
 	--perf-hz) main_only "$1"; need "$@"; perf_hz=$2; shift 2 ;;
 	--refs) main_only "$1"; refs=1; shift ;;
 	--sysctl)
@@ -196,6 +203,12 @@ if [[ -n $trace_buffer ]]; then
 	fi
 	[[ ,$trace, == *,events,* || $trace == all ]] ||
 		die "$EX_USAGE" "--trace-buffer needs a --trace that records events (events or all), not '$trace'"
+fi
+if [[ -n $trace_profile ]]; then
+	[[ $trace_profile =~ ^[a-z0-9][a-z0-9-]*$ && -f $LAB_TOP/tracepoints/$trace_profile.events ]] ||
+		die "$EX_USAGE" "bad --trace-profile '$trace_profile' (one of: $(find "$LAB_TOP/tracepoints" -maxdepth 1 -name '*.events' -printf '%f\n' | sed 's/\.events$//' | sort | paste -sd' '))"
+	[[ ,$trace, == *,events,* || $trace == all ]] ||
+		die "$EX_USAGE" "--trace-profile needs a --trace that records events (events or all), not '$trace'"
 fi
 [[ ${LAB_TRACER_STOP_S:-120} =~ ^[1-9][0-9]{0,4}$ ]] ||
 	die "$EX_USAGE" "bad LAB_TRACER_STOP_S '${LAB_TRACER_STOP_S:-}' (seconds, 1 to 99999)"
@@ -284,6 +297,7 @@ job_env() {
 	printf 'LAB_TRACE_WARMUP=%s\n' "${LAB_TRACE_WARMUP:-5}"
 	printf 'LAB_TRACER_STOP_S=%s\n' "${LAB_TRACER_STOP_S:-120}"
 	printf 'LAB_TRACE_BUFFER_KB=%s\n' "$trace_buffer"
+	printf 'LAB_TRACE_PROFILE=%s\n' "$trace_profile"
 	[[ $perf_freq == null ]] || printf 'LAB_PERF_PERIOD_NS=%s\n' "$((1000000000 / perf_freq))"
 }
 

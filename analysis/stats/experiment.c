@@ -8,19 +8,20 @@
 /* Names as in result.json (CONTRACTS.md), in enum order. */
 static const char *const param_names[EXPERIMENT_PARAMS] = {
 	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
-	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb", "perf_freq_hz",
+	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb", "trace_profile", "perf_freq_hz",
 	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at", "params.also",
 	"host.name",
 };
 
 /* What a field a result.json lacks stands for: what lab.sh run does
  * without the option (trace_buffer_kb: the profile's size before it was
- * recorded). */
+ * recorded; trace_profile: the one profile there was). */
 #define DEFAULT_MEM_MIB 256
 #define DEFAULT_VCPUS 2
 #define DEFAULT_ACCEL "tcg"
 #define DEFAULT_TRACE "none"
 #define DEFAULT_TRACE_BUFFER_KB 2048
+#define DEFAULT_TRACE_PROFILE "default"
 #define SHA_SHOWN 12
 
 const char *experiment_param_name(enum experiment_param p)
@@ -36,7 +37,7 @@ int experiment_param_lookup(const char *name)
 		{ "params.size", PARAM_ARGS }, { "size", PARAM_ARGS }, { "passes", PARAM_ARGS },
 		{ "mem", PARAM_MEM }, { "sysctl", PARAM_SYSCTL }, { "boot_args", PARAM_BOOT_ARGS },
 		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT }, { "also", PARAM_ALSO },
-		{ "host", PARAM_HOST },
+		{ "host", PARAM_HOST }, { "profile", PARAM_TRACE_PROFILE },
 	};
 	for (int p = 0; p < EXPERIMENT_PARAMS; p++)
 		if (strcmp(name, param_names[p]) == 0)
@@ -321,7 +322,9 @@ int experiment_read(struct experiment *e, json_t *root)
 	if (records(trace, "events")) {
 		snprintf(buf, sizeof(buf), "%lldK",
 			 integer_or(root, "trace_buffer_kb", DEFAULT_TRACE_BUFFER_KB));
-		if (add(e, PARAM_TRACE_BUFFER, "trace_buffer", buf))
+		if (add(e, PARAM_TRACE_BUFFER, "trace_buffer", buf) ||
+		    add(e, PARAM_TRACE_PROFILE, "profile",
+			string_or(root, "trace_profile", DEFAULT_TRACE_PROFILE)))
 			goto oom;
 	}
 	/* perf's sampling rate, recorded only when perf sampled. */

@@ -6,9 +6,9 @@
  * kernel.config_sha), the policy, the workload and its options
  * (params.args without --seed: reps may vary the seed on purpose), the
  * guest (mem_mib, vcpus, accel), the tracing (trace, trace_buffer_kb,
- * perf_freq_hz),
- * the guest's settings (params.sysctl, params.boot_args, params.cgroup,
- * params.switch_at) and the companion workloads that ran beside it
+ * trace_profile, perf_freq_hz), the guest's settings (params.sysctl,
+ * params.boot_args, params.cgroup, params.switch_at) and the companion
+ * workloads that ran beside it
  * (params.also: each one's workload, options without --seed, and
  * cgroup).  A field a result.json lacks takes
  * its default, so results written before the field existed still group
@@ -41,6 +41,7 @@ enum experiment_param {
 	PARAM_ACCEL,
 	PARAM_TRACE,
 	PARAM_TRACE_BUFFER,
+	PARAM_TRACE_PROFILE,
 	PARAM_PERF_FREQ,
 	PARAM_SYSCTL,
 	PARAM_BOOT_ARGS,

@@ -63,6 +63,10 @@ refused "--trace-buffer 0" --trace events --trace-buffer 0
 refused "--trace-buffer that is not a number" --trace events --trace-buffer 8M
 refused "--trace-buffer above 1 GiB" --trace events --trace-buffer 1048577
 accepted "--trace-buffer with --trace events" --trace events --trace-buffer 4096
+refused "--trace-profile that is not in tracepoints/" --trace events --trace-profile nope
+refused "--trace-profile that is a path" --trace events --trace-profile ../default
+refused "--trace-profile without --trace events" --trace perf --trace-profile per-folio
+accepted "--trace-profile per-folio with --trace events" --trace events --trace-profile per-folio
 accepted "--trace-buffer with --trace all" --trace all --trace-buffer 16
 refused "--switch-at at time 0" --switch-at 0:lru
 refused "--switch-at with a negative time" --switch-at -1:lru

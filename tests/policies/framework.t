@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The page_replace framework in the guest: each policy boots, reports
 # itself, runs a small cyclic-anon that swaps with verified data, and its
-# four tracepoints fire with sane values. The trace is read back with
-# trace-cmd report, an oracle independent of the lab's own analysis code.
+# tracepoints fire with sane values (the per-folio profile, so that both
+# the per-folio events and page_replace_batch's counts of them are in the
+# trace). The trace is read back with trace-cmd report, an oracle
+# independent of the lab's own analysis code.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
@@ -13,7 +15,7 @@ export LAB_RESULTS=$tmp/res
 policies=${LAB_TEST_POLICIES:-lru mglru random}
 
 for policy in $policies; do
-	swapping_run "$policy"
+	swapping_run "$policy" --trace-profile per-folio
 	check "$policy: policy statistics stored" jq -e '.policy_stats | length > 0' "$res"
 
 	if [[ ! -s $dir/trace.dat ]]; then
@@ -32,10 +34,18 @@ for policy in $policies; do
 		keep=$top/build/test-logs/policies-framework-$policy-run
 		rm -rf "$keep" && cp -r "$dir" "$keep" && diag "run kept in ${keep#"$top"/}"
 	fi
-	for ev in candidates activate remember forget; do
+	for ev in candidates activate remember forget batch; do
 		n=$(grep -ac "page_replace_$ev:" "$tmp/$policy.events" || true)
 		check "$policy: page_replace_$ev fired ($n events)" test "$n" -gt 0
 	done
+	# page_replace_batch counts what the per-folio notes saw: its
+	# remembered pages are the remember events (base pages; a count can
+	# wait on a CPU for its next batch, hence 1%).
+	per_folio=$(grep -ac 'page_replace_remember:' "$tmp/$policy.events" || true)
+	batched=$( (grep -a 'page_replace_batch:' "$tmp/$policy.events" || true) |
+		grep -aoE 'remembered_(anon|file)=[0-9]+' | cut -d= -f2 | awk '{ s += $1 } END { print s + 0 }')
+	check "$policy: batch events count the remembered pages ($batched of $per_folio)" \
+		awk -v a="$batched" -v b="$per_folio" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 100) }'
 	# nr_taken <= nr_to_scan and nr_taken <= nr_scanned in every batch.
 	bad=$( (grep -a 'page_replace_candidates:' "$tmp/$policy.events" || true) | awk '
 		{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }

@@ -3,11 +3,12 @@
 # policy and the checks every policy must pass on it. Needs top, tmp and
 # tests/lab/tap.sh; sets dir (the run's result directory) and res.
 
-# swapping_run POLICY: 280M cyclic-anon in the 256 MiB guest, 2 passes,
-# with the trace events recorded.
+# swapping_run POLICY [RUN-OPTIONS...]: 280M cyclic-anon in the 256 MiB
+# guest, 2 passes, with the trace events recorded.
 swapping_run() {
 	local policy=$1 rc=0
-	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --trace events --timeout 400 \
+	shift
+	"$top/lab.sh" run "$policy" cyclic-anon --size 280M --trace events --timeout 400 "$@" \
 		-- --passes 2 >"$tmp/$policy.out" 2>"$tmp/$policy.err" || rc=$?
 	dir=$(last_line "$tmp/$policy.out")
 	res=$dir/result.json

@@ -4,6 +4,7 @@
 # every tracepoint it uses exists in the kernel it targets and has the
 # fields it reads (scripts rot: vmscan's mm_vmscan_writepage became
 # mm_vmscan_write_folio in 6.1), and its kprobes name real symbols.
+# Every trace-cmd profile (tracepoints/*.events) names real events.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
@@ -76,4 +77,36 @@ for bt in "${bts[@]}"; do
 		fi
 	fi
 done
+
+# Every trace-cmd profile: each event it names exists in the lab kernel
+# (6.1's vmscan and block events in vanilla too), each include names a
+# profile, and the default profile leaves the per-folio stream out.
+profiles=("$top"/tracepoints/*.events)
+check "there are trace-cmd profiles, default among them" test -f "$top/tracepoints/default.events"
+for prof in "${profiles[@]}"; do
+	name=$(basename "$prof")
+	missing=() includes=()
+	while read -r spec _; do
+		case $spec in '' | '#'* | *=*) continue ;; include) ;; esac
+		[[ $spec == *:* ]] || continue	# a whole system
+		ev=${spec#*:}
+		grep -q "^$ev " "$tmp/lab" "$tmp/vanilla" || missing+=("$spec")
+	done <"$prof"
+	while read -r _ inc; do
+		[[ -f $top/tracepoints/$inc.events ]] || includes+=("$inc")
+	done < <(grep '^include ' "$prof")
+	if [[ -s $tmp/lab ]] && grep -q '^page_replace_' "$tmp/lab"; then
+		check "$name: every event exists in the kernel sources" test "${#missing[@]}" = 0
+		((${#missing[@]} == 0)) || diag "missing: ${missing[*]}"
+	else
+		skip "$name: every event exists in the kernel sources" "build/src/lab has no page_replace events"
+	fi
+	check "$name: every include names a profile" test "${#includes[@]}" = 0
+done
+check "default.events records no per-folio event" \
+	bash -c "! grep -qE '^page_replace(:page_replace_(activate|remember|forget))?( |\$)' '$top/tracepoints/default.events'"
+# shellcheck disable=SC2016 # the program expands its own $1 and $e
+check "per-folio.events adds activate, remember and forget" \
+	bash -c 'grep -q "^include default" "$1" && for e in activate remember forget; do
+		grep -q "^page_replace:page_replace_$e" "$1" || exit 1; done' _ "$top/tracepoints/per-folio.events"
 done_testing

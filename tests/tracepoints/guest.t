@@ -118,7 +118,7 @@ check "vanilla, 16 KiB buffer: intervals that lost events have lost_gaps > 0" \
 		$e > 0 && $g < 1 { bad = 1 } END { exit bad }' "$tmp/small.csv"
 "$build/analysis/labstat" -m wall_s "$small" >"$tmp/small.table" 2>"$tmp/small.warn"
 check "vanilla, 16 KiB buffer: labstat names the run as one that lost events" \
-	grep -q "$(basename "$small")/result.json: [0-9.]*%" "$tmp/small.table"
+	grep -q "$(basename "$small")/result.json: lost [0-9.]*% of its trace events" "$tmp/small.table"
 
 # The framework's programs on the lab kernel, once it has their events.
 framework=()

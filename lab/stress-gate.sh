@@ -64,7 +64,6 @@ if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
 fi
 [[ -d $(dirname "$doc") ]] || die "$EX_USAGE" "no directory for --doc '$doc'"
 
-
 if ((table_only)); then
 	:
 elif [[ -n $policies ]]; then
@@ -78,9 +77,8 @@ elif [[ -n $policies ]]; then
 	done
 else
 	todo=()
-	for p in "${LAB_POLICIES[@]}"; do
-		policy_in_kernel "$p" "$flavour" && todo+=("$p")
-	done
+	policy_in_kernel vanilla "$flavour" && todo=(vanilla)
+	mapfile -t -O "${#todo[@]}" todo < <(kernel_policies "$flavour")
 	hint="make kernels"
 	[[ $flavour == lab ]] || hint+=" kernel-$flavour"
 	((${#todo[@]})) || die "$EX_MISSING" "no kernel built (run $hint)"

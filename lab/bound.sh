@@ -3,17 +3,20 @@
 # reference string, next to what the kernel did in that run.
 #
 #   bound.sh [--format text|markdown|html|csv] [--models LIST] [--plot DIR]
-#            [--summary] [--ignore PARAM]... RUN...
+#            [--size available|resident] [--summary] [--ignore PARAM]... RUN...
 #
 # Orchestration only: for every run recorded with --refs (refs.bin beside
 # result.json) pagesim replays the string at the run's size,
 # mem_available_pages (MemAvailable when the workload started, in 4 KiB
-# pages); labstat --bound puts each model's misses beside the kernel's
-# majflt, pswpin and refaults, and averages the reps of each experiment
-# (labstat's one grouping rule; the policy-to-model mapping is labstat's
-# too). Model misses include the first touch of every page (`distinct`);
-# the kernel counts a first touch of anonymous memory as a minor fault,
-# so compare majflt with misses - distinct.
+# pages), or with --size resident at the cache the run's data really had
+# (workload_result.resident_pages: its mean resident set in the loop, which
+# the cyclic workloads measure with mincore()); labstat --bound puts each
+# model's misses beside the kernel's majflt, pswpin and refaults, and
+# averages the reps of each experiment (labstat's one grouping rule; the
+# policy-to-model mapping is labstat's too). Model misses include the
+# first touch of every page (`distinct`); the kernel counts a first touch
+# of anonymous memory as a minor fault, so compare majflt with misses -
+# distinct.
 #
 # --plot DIR draws a miss-ratio curve per experiment into
 # DIR/mrc-SLUG.png/.svg with analysis/plot/plot.sh bound: every model's
@@ -29,7 +32,7 @@ source "$(dirname "$0")/common.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab.sh bound [--format text|markdown|html|csv] [--models LIST] [--plot DIR]
-                    [--summary] [--ignore PARAM]... RUN...
+                    [--size available|resident] [--summary] [--ignore PARAM]... RUN...
 
 For each run recorded with --refs: OPT's misses and each model's misses
 (pagesim) at the run's size (mem_available_pages), next to the kernel's
@@ -42,6 +45,11 @@ exit is not ok, are left out with a note.
                  pagesim --list-policies)
   --plot DIR     also draw a miss-ratio curve per experiment into DIR
                  (mrc-WORKLOAD[-PARAMS].png and .svg)
+  --size S       the cache size the models replay at: available (default,
+                 MemAvailable when the workload started) or resident (the
+                 mean resident set of the run's data in its loop, which
+                 the cyclic workloads measure; runs without it are left
+                 out with a note)
   --summary      only the second table (with --format csv, the default
                  is the first table alone): per experiment, OPT, the
                  policy's own model (lru2q for vanilla and lru; none for
@@ -59,13 +67,14 @@ USAGE
 	exit 0
 }
 
-format=text models="" plot_dir="" summary_only=0
+format=text models="" plot_dir="" summary_only=0 size_from=available
 inputs=() ignore=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--format) need "$@"; format=$2; shift 2 ;;
 	--models) need "$@"; models=$2; shift 2 ;;
 	--plot) need "$@"; plot_dir=$2; shift 2 ;;
+	--size) need "$@"; size_from=$2; shift 2 ;;
 	--summary) summary_only=1; shift ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	--) shift; inputs+=("$@"); break ;;
@@ -74,6 +83,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|html|csv)"
+in_list "$size_from" available resident || die "$EX_USAGE" "bad --size '$size_from' (available|resident)"
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh bound --help)"
 pagesim=$LAB_BUILD/analysis/pagesim
 labstat=$LAB_BUILD/analysis/labstat
@@ -107,16 +117,22 @@ while IFS=, read -r row _ _ result; do
 		notes+=("note: ${d#"$PWD"/}: no refs.bin (run without --refs), left out")
 		continue
 	fi
+	if [[ $size_from == resident ]] && ! jq -e '.workload_result.resident_pages > 0' "$d/result.json" >/dev/null; then
+		notes+=("note: ${d#"$PWD"/}: no resident_pages (a workload that does not measure it), left out")
+		continue
+	fi
 	runs+=("$d")
 	rows+=("$row")
 done < <(tail -n +2 "$tmp/runs.csv")
-((${#runs[@]})) || die "$EX_USAGE" "no run with a refs.bin (lab.sh run --refs) and exit ok under ${inputs[*]}"
+((${#runs[@]})) || die "$EX_USAGE" "no run with a refs.bin (lab.sh run --refs)$([[ $size_from == available ]] || echo ", resident_pages") and exit ok under ${inputs[*]}"
 for n in "${notes[@]}"; do say "$n"; done
 
 # Each run's string at its own size.
+size_key=.mem_available_pages
+[[ $size_from == resident ]] && size_key=.workload_result.resident_pages
 mkdir -p "$tmp/sim"
 for d in "${runs[@]}"; do
-	read -r id size < <(jq -r '"\(.run_id) \(.mem_available_pages // 0)"' "$d/result.json")
+	read -r id size < <(jq -r "\"\\(.run_id) \\($size_key // 0)\"" "$d/result.json")
 	((size > 0)) || continue	# labstat names it
 	"$pagesim" --sizes "$size" --policies "$models" --format csv "$d/refs.bin" >"$tmp/sim/$id.csv" ||
 		die "$EX_HARNESS" "pagesim failed on ${d#"$PWD"/}/refs.bin"

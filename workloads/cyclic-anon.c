@@ -8,6 +8,7 @@
 #include "args.h"
 #include "driver.h"
 #include "err.h"
+#include "resident.h"
 #include "stamp.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 struct cyclic_anon {
 	uint64_t passes;
+	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -54,6 +56,7 @@ static double run(struct wl *w)
 	if (mem == MAP_FAILED)
 		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s", (unsigned long long)w->size,
 		    strerror(errno));
+	resident_sampler_init(&ca->resident, pages);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < ca->passes; pass++) {
 		for (uint64_t page = 0; page < pages; page++) {
@@ -61,6 +64,9 @@ static double run(struct wl *w)
 			long bad;
 			char where[96];
 
+			if (resident_sample_due(&ca->resident, pass, page))
+				resident_sample_add(&ca->resident,
+						    resident_in_mapping(mem, w->size, "the region"));
 			wl_ref(w, 0, page);
 			if (pass == 0)
 				bad = zero_mismatch(p);
@@ -86,6 +92,7 @@ static void report(struct wl *w, double elapsed)
 
 	result_num(&w->res, "pages_per_s",
 		   elapsed > 0 ? (double)(w->size / LAB_PAGE_SIZE * ca->passes) / elapsed : 0);
+	resident_sampler_report(&ca->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

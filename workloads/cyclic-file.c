@@ -8,6 +8,7 @@
 #include "datafile.h"
 #include "driver.h"
 #include "err.h"
+#include "resident.h"
 #include "stamp.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct cyclic_file {
 	enum mode mode;
 	char *path;
 	int fd;
+	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -92,6 +94,7 @@ static double run(struct wl *w)
 	else if (posix_memalign((void **)&buf, LAB_PAGE_SIZE, LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory");
 
+	resident_sampler_init(&cf->resident, pages);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < cf->passes; pass++) {
 		for (uint64_t page = 0; page < pages; page++) {
@@ -99,6 +102,12 @@ static double run(struct wl *w)
 			long bad;
 			char where[96];
 
+			if (resident_sample_due(&cf->resident, pass, page)) {
+				uint64_t resident, total;
+
+				resident_pages(cf->fd, w->size, cf->path, &resident, &total);
+				resident_sample_add(&cf->resident, resident);
+			}
 			wl_ref(w, 0, page);
 			if (map) {
 				p = map + page * LAB_PAGE_SIZE;
@@ -136,6 +145,7 @@ static void report(struct wl *w, double elapsed)
 
 	result_num(&w->res, "pages_per_s",
 		   elapsed > 0 ? (double)(w->size / LAB_PAGE_SIZE * cf->passes) / elapsed : 0);
+	resident_sampler_report(&cf->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

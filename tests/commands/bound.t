@@ -44,6 +44,23 @@ check "markdown: a pipe table" grep -qE '^\| workload +\| policy +\| run_id +\|'
 "$lab" bound --models opt,lru "$tmp/runs" >"$tmp/text"
 check "--models: only those columns" grep -qE '^workload +policy +run_id +cache_pages +refs +distinct +opt +lru +majflt' "$tmp/text"
 
+# --size resident: the models replay at the run's measured resident set;
+# a run that did not measure one is left out with a note.
+cp -r "$tmp/runs" "$tmp/resident"
+one=$(find "$tmp/resident" -name result.json | sort | head -n1)
+jq '.workload_result.resident_pages = 700' "$one" >"$one.new" && mv "$one.new" "$one"
+"$lab" bound --format csv --size resident "$tmp/resident" >"$tmp/resident.csv" 2>"$tmp/resident.err"
+check "--size resident: one row, the run that measured its resident set" \
+	test "$(tail -n +2 "$tmp/resident.csv" | wc -l)" = 1
+check "--size resident: cache_pages is resident_pages" \
+	test "$(awk -F, -v c="$(col cache_pages)" 'NR == 2 { print $c }' "$tmp/resident.csv")" = 700
+want=$("$pagesim" --sizes 700 --policies lru --format csv "$(dirname "$one")/refs.bin" | awk -F, 'NR == 2 {print $5}')
+check "--size resident: the model's misses are pagesim's at that size" \
+	test "$(awk -F, -v c="$(col lru)" 'NR == 2 { print $c }' "$tmp/resident.csv")" = "$want"
+check "--size resident: the other runs are named as left out" \
+	test "$(grep -c 'no resident_pages' "$tmp/resident.err")" = 3
+usage_error "bad --size: exit 2, one line" "$lab" bound --size half "$tmp/runs"
+
 mkdir -p "$tmp/norefs/x"
 cp "$tmp"/runs/*-vanilla-cyclic-anon-r1-*/result.json "$tmp/norefs/x/"
 usage_error "no refs.bin: exit 2, one line" "$lab" bound "$tmp/norefs"

@@ -14,6 +14,9 @@ check "cyclic-anon prints one RESULT line" has_result
 check "cyclic-anon RESULT has the contract's fields" \
 	test "$(result_json | jq -c '[.workload, .size_bytes, .pages, .passes, .seed, .verified, (.elapsed_s | type)]')" \
 	= '["cyclic-anon",4194304,1024,3,1,true,"number"]'
+# Nothing is reclaimed on the host at 4 MiB: every sample sees all pages.
+check "cyclic-anon measures its resident set 8 times a pass after the first" \
+	test "$(result_json | jq -c '[.resident_pages, .resident_samples]')" = '[1024,16]'
 check "cyclic-anon refs magic" test "$(refs_magic "$TAP_TMP/anon.refs")" = LABREFS1
 check "cyclic-anon refs header is page size 4096, flags 0" test "$(refs_header "$TAP_TMP/anon.refs")" = "4096 0"
 check "cyclic-anon refs count is pages x passes" test "$(refs_count "$TAP_TMP/anon.refs")" = 3072
@@ -23,6 +26,8 @@ check "cyclic-anon refs wrap to page 0 on pass 2" \
 expect_exit 0 "cyclic-anon 150% setup is a no-op" "$BIN/cyclic-anon" --phase setup
 check "cyclic-anon setup reports phase setup" test "$(result_field phase)" = setup
 expect_exit 0 "cyclic-anon accepts N% sizes" "$BIN/cyclic-anon" --size 0.01% --passes 1
+check "one pass: no resident set measured (the first pass fills memory)" \
+	test "$(result_json | jq -c '[.resident_pages, .resident_samples]')" = '[null,null]'
 mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 check "cyclic-anon 0.01% is MemTotal/10000 rounded to pages" \
 	test "$(result_field size_bytes)" = $((mem_kib * 1024 / 10000 / 4096 * 4096))
@@ -34,6 +39,8 @@ check "cyclic-file setup left no temporary file" test "$(find "$DIR" -name '*.tm
 expect_exit 0 "cyclic-file run (read)" "$BIN/cyclic-file" --dir "$DIR" --size 4M --phase run --emit-refs "$TAP_TMP/file.refs"
 check "cyclic-file run verified" test "$(result_field verified)" = true
 check "cyclic-file run reports mode read, 3 passes" test "$(result_json | jq -c '[.mode, .passes, .pages]')" = '["read",3,1024]'
+check "cyclic-file measures its resident set (page cache) from the second pass" \
+	test "$(result_json | jq -c '[.resident_pages, .resident_samples]')" = '[1024,16]'
 check "cyclic-file refs count is pages x passes" test "$(refs_count "$TAP_TMP/file.refs")" = 3072
 check "cyclic-file refs equal cyclic-anon's for the same size" cmp -s "$TAP_TMP/anon.refs" "$TAP_TMP/file.refs"
 expect_exit 0 "cyclic-file run (mmap)" "$BIN/cyclic-file" --dir "$DIR" --size 4M --phase run --mode mmap --passes 2

@@ -1,6 +1,7 @@
 #include "resident.h"
 
 #include "err.h"
+#include "result.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@ void resident_pages(int fd, uint64_t bytes, const char *what, uint64_t *resident
 {
 	size_t sys_page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t vec_len = (size_t)((bytes + sys_page - 1) / sys_page);
-	unsigned char *vec;
 	void *map;
 
 	*resident = 0;
@@ -23,15 +23,28 @@ void resident_pages(int fd, uint64_t bytes, const char *what, uint64_t *resident
 	map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		die(EXIT_LAB_RUNTIME, "cannot map %s: %s", what, strerror(errno));
+	*resident = resident_in_mapping(map, bytes, what);
+	munmap(map, bytes);
+}
+
+uint64_t resident_in_mapping(const void *addr, uint64_t bytes, const char *what)
+{
+	size_t sys_page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t vec_len = (size_t)((bytes + sys_page - 1) / sys_page);
+	uint64_t resident = 0;
+	unsigned char *vec;
+
+	if (!vec_len)
+		return 0;
 	vec = malloc(vec_len);
 	if (!vec)
 		die(EXIT_LAB_RUNTIME, "out of memory");
-	if (mincore(map, bytes, vec))
+	if (mincore((void *)addr, bytes, vec))
 		die(EXIT_LAB_RUNTIME, "mincore on %s failed: %s", what, strerror(errno));
 	for (size_t i = 0; i < vec_len; i++)
-		*resident += vec[i] & 1;
+		resident += vec[i] & 1;
 	free(vec);
-	munmap(map, bytes);
+	return resident;
 }
 
 double resident_fraction(int fd, uint64_t bytes, const char *what)
@@ -40,4 +53,25 @@ double resident_fraction(int fd, uint64_t bytes, const char *what)
 
 	resident_pages(fd, bytes, what, &resident, &total);
 	return total ? (double)resident / (double)total : 0;
+}
+
+void resident_sampler_init(struct resident_sampler *s, uint64_t pages)
+{
+	s->every = pages / RESIDENT_SAMPLES_PER_PASS ? pages / RESIDENT_SAMPLES_PER_PASS : 1;
+	s->sum = 0;
+	s->samples = 0;
+}
+
+void resident_sample_add(struct resident_sampler *s, uint64_t resident)
+{
+	s->sum += resident;
+	s->samples++;
+}
+
+void resident_sampler_report(const struct resident_sampler *s, struct result *res)
+{
+	if (!s->samples)
+		return;
+	result_u64(res, "resident_pages", (s->sum + s->samples / 2) / s->samples);
+	result_u64(res, "resident_samples", s->samples);
 }

@@ -1,8 +1,10 @@
-/* How much of a file is in the page cache, by mincore(). */
+/* How much of a file or a mapping is in memory, by mincore(). */
 #ifndef LAB_RESIDENT_H
 #define LAB_RESIDENT_H
 
 #include <stdint.h>
+
+struct result;
 
 /*
  * Resident and total pages of the first bytes of fd, counted with
@@ -15,5 +17,41 @@ void resident_pages(int fd, uint64_t bytes, const char *what, uint64_t *resident
 
 /* resident / total for one file, 0 for an empty one. */
 double resident_fraction(int fd, uint64_t bytes, const char *what);
+
+/*
+ * Resident pages of an existing mapping [addr, addr + bytes): pages with a
+ * present pte, or in the page cache or the swap cache. Exits 1 naming
+ * what on failure.
+ */
+uint64_t resident_in_mapping(const void *addr, uint64_t bytes, const char *what);
+
+/*
+ * The cache a loop over a data set really had: its resident pages sampled
+ * RESIDENT_SAMPLES_PER_PASS times per pass from the second pass on (the
+ * first fills memory), averaged. A model replayed at this size sees the
+ * memory the kernel gave the data, not MemAvailable, which also counts
+ * the free pages reclaim keeps above its watermarks.
+ */
+#define RESIDENT_SAMPLES_PER_PASS 8
+
+struct resident_sampler {
+	uint64_t every;   /* references between samples */
+	uint64_t sum;     /* of the samples' resident pages */
+	uint64_t samples;
+};
+
+void resident_sampler_init(struct resident_sampler *s, uint64_t pages);
+
+/* Whether the reference to page of pass is a sampling point. */
+static inline int resident_sample_due(const struct resident_sampler *s, uint64_t pass,
+				      uint64_t page)
+{
+	return pass > 0 && page % s->every == 0;
+}
+
+void resident_sample_add(struct resident_sampler *s, uint64_t resident);
+
+/* resident_pages (the mean) and resident_samples, when there were any. */
+void resident_sampler_report(const struct resident_sampler *s, struct result *res);
 
 #endif

@@ -65,8 +65,7 @@ static double run(struct wl *w)
 			char where[96];
 
 			if (resident_sample_due(&ca->resident, pass, page))
-				resident_sample_add(&ca->resident,
-						    resident_in_mapping(mem, w->size, "the region"));
+				resident_sample_mapping(&ca->resident, mem, w->size, "the region");
 			wl_ref(w, 0, page);
 			if (pass == 0)
 				bad = zero_mismatch(p);
@@ -83,7 +82,7 @@ static double run(struct wl *w)
 			stamp_fill(p, stamp_key(w->seed, 0, page, pass));
 		}
 	}
-	return wl_timer_elapsed(w);
+	return wl_timer_elapsed(w) - ca->resident.seconds;
 }
 
 static void report(struct wl *w, double elapsed)

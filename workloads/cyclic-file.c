@@ -102,12 +102,8 @@ static double run(struct wl *w)
 			long bad;
 			char where[96];
 
-			if (resident_sample_due(&cf->resident, pass, page)) {
-				uint64_t resident, total;
-
-				resident_pages(cf->fd, w->size, cf->path, &resident, &total);
-				resident_sample_add(&cf->resident, resident);
-			}
+			if (resident_sample_due(&cf->resident, pass, page))
+				resident_sample_file(&cf->resident, cf->fd, w->size, cf->path);
 			wl_ref(w, 0, page);
 			if (map) {
 				p = map + page * LAB_PAGE_SIZE;
@@ -132,7 +128,7 @@ static double run(struct wl *w)
 					 (unsigned long long)page, (unsigned long long)pass, bad);
 		}
 	}
-	elapsed = wl_timer_elapsed(w);
+	elapsed = wl_timer_elapsed(w) - cf->resident.seconds;
 	if (map)
 		munmap((void *)map, w->size);
 	free(buf);

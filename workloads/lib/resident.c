@@ -1,5 +1,6 @@
 #include "resident.h"
 
+#include "clock.h"
 #include "err.h"
 #include "result.h"
 
@@ -60,12 +61,31 @@ void resident_sampler_init(struct resident_sampler *s, uint64_t pages)
 	s->every = pages / RESIDENT_SAMPLES_PER_PASS ? pages / RESIDENT_SAMPLES_PER_PASS : 1;
 	s->sum = 0;
 	s->samples = 0;
+	s->seconds = 0;
 }
 
-void resident_sample_add(struct resident_sampler *s, uint64_t resident)
+static void sample_add(struct resident_sampler *s, uint64_t resident, double since)
 {
 	s->sum += resident;
 	s->samples++;
+	s->seconds += clock_now() - since;
+}
+
+void resident_sample_mapping(struct resident_sampler *s, const void *addr, uint64_t bytes,
+			     const char *what)
+{
+	double t = clock_now();
+
+	sample_add(s, resident_in_mapping(addr, bytes, what), t);
+}
+
+void resident_sample_file(struct resident_sampler *s, int fd, uint64_t bytes, const char *what)
+{
+	double t = clock_now();
+	uint64_t resident, total;
+
+	resident_pages(fd, bytes, what, &resident, &total);
+	sample_add(s, resident, t);
 }
 
 void resident_sampler_report(const struct resident_sampler *s, struct result *res)

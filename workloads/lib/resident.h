@@ -30,7 +30,8 @@ uint64_t resident_in_mapping(const void *addr, uint64_t bytes, const char *what)
  * RESIDENT_SAMPLES_PER_PASS times per pass from the second pass on (the
  * first fills memory), averaged. A model replayed at this size sees the
  * memory the kernel gave the data, not MemAvailable, which also counts
- * the free pages reclaim keeps above its watermarks.
+ * the free pages reclaim keeps above its watermarks. The time spent
+ * sampling (s->seconds) is to be left out of the timed phase.
  */
 #define RESIDENT_SAMPLES_PER_PASS 8
 
@@ -38,6 +39,7 @@ struct resident_sampler {
 	uint64_t every;   /* references between samples */
 	uint64_t sum;     /* of the samples' resident pages */
 	uint64_t samples;
+	double seconds;   /* spent sampling: not the workload's time */
 };
 
 void resident_sampler_init(struct resident_sampler *s, uint64_t pages);
@@ -49,7 +51,10 @@ static inline int resident_sample_due(const struct resident_sampler *s, uint64_t
 	return pass > 0 && page % s->every == 0;
 }
 
-void resident_sample_add(struct resident_sampler *s, uint64_t resident);
+/* One sample: the resident pages of a mapping, or of a file's first bytes. */
+void resident_sample_mapping(struct resident_sampler *s, const void *addr, uint64_t bytes,
+			     const char *what);
+void resident_sample_file(struct resident_sampler *s, int fd, uint64_t bytes, const char *what);
 
 /* resident_pages (the mean) and resident_samples, when there were any. */
 void resident_sampler_report(const struct resident_sampler *s, struct result *res);

@@ -31,7 +31,7 @@ usage: lab.sh stress POLICY [options]
   --duration S      seconds of stress-ng in total (default 60); selftests
                     and the memcg workloads run to completion on top
   --groups "G ..."  the test groups to run: stressng selftests memcg
-                    memcontrol (default all), or none
+                    memcontrol switch (default all), or none
   --mem SIZE        guest memory (default 256M, 384M for the debug kernel)
   --timeout S       seconds before the guest counts as hung
                     (default 1800 + 4 x duration)
@@ -76,7 +76,7 @@ shift
 policy_check "$policy"
 
 flavour="" duration=60 mem="" timeout_s="" boot_limit=300 results=$LAB_RESULTS
-groups="stressng selftests memcg memcontrol" boot_args=()
+groups="stressng selftests memcg memcontrol switch" boot_args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
@@ -117,8 +117,8 @@ in_list "$inject" "" warn fail panic hang die ||
 	die "$EX_USAGE" "LAB_STRESS_INJECT must be warn, fail, panic, hang or die, not '$inject'"
 [[ -n ${groups// /} ]] || die "$EX_USAGE" "--groups is empty (say none for no group)"
 for g in $groups; do
-	in_list "$g" stressng selftests memcg memcontrol none ||
-		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol none)"
+	in_list "$g" stressng selftests memcg memcontrol switch none ||
+		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol switch none)"
 done
 
 guest_prepare "$flavour" "$policy"
@@ -157,7 +157,7 @@ mkdir -p "$part"
 
 kernel_json=$guest_kernel_json
 command="./lab.sh stress $policy --kernel $flavour --duration $duration --mem ${mem_mib}M"
-[[ $groups == "stressng selftests memcg memcontrol" ]] || command+=" --groups \"$groups\""
+[[ $groups == "stressng selftests memcg memcontrol switch" ]] || command+=" --groups \"$groups\""
 for a in "${boot_args[@]}"; do command+=" --boot-arg $a"; done
 [[ -n ${LAB_KERNEL:-} ]] && command+=" --kernel-image ${LAB_KERNEL#"$LAB_TOP"/}"
 started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)

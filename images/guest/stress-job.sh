@@ -14,7 +14,7 @@
 # From /job/job.env (written by lab/stress.sh):
 #   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
 #   LAB_STRESS_GROUPS    which groups run (default: stressng selftests memcg
-#                        memcontrol; "none" runs none)
+#                        memcontrol switch; "none" runs none)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
 #                        WARNING line on the console, "fail" adds a failing
 #                        test, "panic" crashes the kernel, "hang" never ends,
@@ -24,7 +24,7 @@ out=${1:?usage: stress-job.sh RESULTS_DIR}
 # shellcheck disable=SC1091
 . /job/job.env
 duration=${LAB_STRESS_DURATION:-60}
-groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol}
+groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol switch}
 inject=${LAB_STRESS_INJECT:-}
 tsv=$out/stress.tsv
 logs=$out/tests
@@ -236,5 +236,109 @@ if has_group memcontrol; then
 	fi
 fi
 
+# --- run-time switching: every few seconds the next policy, while
+# stress-ng and the verifying workloads (in a memcg, so that memcg lruvecs
+# are walked too) run; then, with the caches dropped and swap off, the LRU
+# lists must still match their counters (lab-lrucheck): a switch that
+# loses or leaks a folio leaves them apart.
+if has_group switch; then
+	pf=/sys/kernel/mm/page_replace/policy
+	start=$(now_cs)
+	if ! grep -q '^switches ' /sys/kernel/mm/page_replace/stats 2>/dev/null; then
+		record switch-setup skip "$start" "this kernel cannot switch its policy at run time"
+	else
+		boot_policy=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' $pf)
+		# Every policy a user may pick; test-stall exists to be fallen back from.
+		policies=$(tr -d '[]' <$pf | tr ' ' '\n' | grep -vx -e test-stall -e '')
+		nr_policies=$(echo "$policies" | wc -l)
+		every=$((duration / 20))
+		[ $every -ge 2 ] || every=2
+		nr_switches=$((duration / every))
+		[ $nr_switches -ge 1 ] || nr_switches=1
+		# Round the list, starting after the boot policy: "T:POLICY ...".
+		schedule=$(echo "$policies" | awk -v boot="$boot_policy" -v every=$every -v n=$nr_switches '
+			{ p[NR - 1] = $0; if ($0 == boot) b = NR - 1 }
+			END { for (k = 1; k <= n; k++) printf " %d:%s", k * every, p[(b + k) % NR] }')
+		stat_of() { sed -n "s/^$1 //p" /sys/kernel/mm/page_replace/stats; }
+		fallbacks0=$(stat_of fallbacks)
+		fallbacks0=${fallbacks0:-0}
+		switches0=$(stat_of switches)
+		deferred0=$(stat_of switch_oom_deferred)
+		deferred0=${deferred0:-0}
+		echo "LAB: stress: switching among $nr_policies policies every ${every}s:$schedule"
+		size_mb=$((mem_total_mb / 6))
+		cg=/sys/fs/cgroup/lab-switch
+		cgdir=""
+		if grep -qw memory /sys/fs/cgroup/cgroup.controllers &&
+			echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg; then
+			echo $((size_mb / 2))M >$cg/memory.max
+			cgdir=$cg
+		fi
+		# shellcheck disable=SC2086 # one word per switch
+		lab-switch "$logs/switch-schedule.jsonl" $schedule &
+		switcher=$!
+		limit=$((duration * 4 + 600))
+		kernel_has CONFIG_KASAN && limit=$((limit * 4))
+		# stress-ng in a subshell of its own: run_test records it there.
+		(run_test switch-stress-ng-vm stressng $limit stress-ng --vm 1 \
+			--vm-bytes $((mem_total_mb / 2))M --page-in --verify \
+			--timeout "${duration}s" --temp-path /data --metrics-brief) &
+		stressng=$!
+		# The workloads, round after round, until the last switch is done.
+		# shellcheck disable=SC2016
+		run_test switch-workloads plain $limit sh -c '
+			sw=$1 cg=$2 size=$3 n=0
+			[ -z "$cg" ] || echo $$ >"$cg/cgroup.procs" || exit 1
+			while kill -0 "$sw" 2>/dev/null || [ $n -eq 0 ]; do
+				for wl in cyclic-anon cyclic-file; do
+					/lab/bin/$wl --size ${size}M --passes 2 --dir /data || {
+						echo "round $n: $wl exited $?"
+						exit 1
+					}
+				done
+				n=$((n + 1))
+			done
+			echo "$n rounds verified"' - $switcher "$cgdir" $size_mb
+		wait $switcher
+		wait $stressng
+		start=$(now_cs)
+		done_ok=$(grep -c '"ok":true' "$logs/switch-schedule.jsonl")
+		switched=$(($(stat_of switches) - switches0))
+		dmesg | grep 'page_replace: switched' >"$logs/switch-kernel.log"
+		slowest=$(awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "us") t = $i + 0;
+			if (t > m) m = t } END { printf "%d", m }' "$logs/switch-kernel.log")
+		if [ "$done_ok" -eq $nr_switches ] && [ "$switched" -ge $nr_switches ]; then
+			deferred=$(stat_of switch_oom_deferred)
+			deferred=$((${deferred:-0} - deferred0))
+			record switch-sysfs pass "$start" "$nr_switches switches among $nr_policies policies, slowest ${slowest} us, $deferred OOM kill(s) deferred"
+		else
+			record switch-sysfs fail "$start" "$done_ok of $nr_switches writes succeeded, the kernel counted $switched: $(grep -v '"ok":true' "$logs/switch-schedule.jsonl" | head -n1)"
+		fi
+		start=$(now_cs)
+		fell=$(stat_of fallbacks)
+		fell=$((${fell:-0} - fallbacks0))
+		if [ $fell -eq 0 ]; then
+			record switch-no-fallback pass "$start" ""
+		else
+			record switch-no-fallback fail "$start" "$fell fallback(s): $(dmesg | grep 'falling back to lru' | tail -n1)"
+		fi
+		echo "$boot_policy" >$pf
+		[ -z "$cgdir" ] || rmdir $cgdir
+		# Empty caches and swap: what is left on the lists is counted exactly.
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		start=$(now_cs)
+		if swapoff /dev/vdc >"$logs/switch-swapoff.log" 2>&1; then
+			run_test switch-lru-check plain 300 lab-lrucheck
+			swapon /dev/vdc || record switch-swapon fail "$(now_cs)" "swapon /dev/vdc failed"
+		else
+			record switch-lru-check fail "$start" "swapoff failed: $(tail -n1 "$logs/switch-swapoff.log")"
+		fi
+	fi
+fi
+
+# A test run in a subshell (switch-stress-ng-vm) records its failure only
+# in the table.
+cut -f2 "$tsv" | grep -qx fail && failed=1
 sync
 exit $failed

@@ -3,7 +3,8 @@
 # lab/stress-gate.sh, the lab policies on the lab kernel (the debug build
 # does not fit make test's budget; make stress runs the full gate on it).
 # vanilla runs every test group; the lab policies run stress-ng and the
-# memcg workloads, the groups whose paths go through the policy hardest.
+# memcg workloads, the groups whose paths go through the policy hardest;
+# lru alone runs the switch group, which visits every policy.
 # LAB_TEST_STRESS_DURATION (default 12) sets the seconds of stress-ng.
 set -euo pipefail
 # shellcheck source=tap.sh
@@ -51,6 +52,8 @@ for t in stress-ng-vm selftest-vm-mremap_test memcg-cyclic-anon memcg-cyclic-fil
 	selftest-cgroup-test_memcontrol; do
 	check "vanilla ran $t" test "$(jq -r --arg t "$t" '[.tests[] | select(.name == $t)] | length' "$f" 2>/dev/null)" = 1
 done
+check "vanilla: the switch group is skipped, the kernel cannot switch" \
+	test "$(jq -r '[.tests[] | select(.name == "switch-setup")][0].result' "$f" 2>/dev/null)" = skip
 check "the table has the vanilla row and the command" \
 	grep -qE '^\| vanilla \| vanilla .*\*\*pass\*\*.*`\./lab\.sh stress vanilla' "$tmp/vanilla.md"
 
@@ -61,6 +64,16 @@ if ((${#lab_policies[@]})); then
 	for p in "${lab_policies[@]}"; do
 		check "the table has a $p row" grep -qE "^\| $p \| lab " "$tmp/lab.md"
 	done
+	# Run-time switching among every policy under stress-ng and the
+	# verifying workloads, then the leak check with caches and swap empty.
+	LAB_RESULTS=$tmp/res-switch run_gate switch "$tmp/switch.md" lru --groups switch
+	check "switch group: gate exit 0" test "$rc" = 0
+	f=$(find "$tmp/res-switch" -path "*-lru-stress-r1-*/stress.json" 2>/dev/null | head -n1)
+	for t in switch-stress-ng-vm switch-workloads switch-sysfs switch-no-fallback switch-lru-check; do
+		check "switch group: $t passed ($(jq -r --arg t "$t" '[.tests[] | select(.name == $t)][0].detail' "$f" 2>/dev/null))" \
+			test "$(jq -r --arg t "$t" '[.tests[] | select(.name == $t)][0].result' "$f" 2>/dev/null)" = pass
+	done
+	check "switch group: console clean" test "$(jq '.console_findings | length' "$f" 2>/dev/null)" = 0
 else
 	ok "no lab policy in the built lab kernel yet # SKIP the framework series has not landed"
 fi

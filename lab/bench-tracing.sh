@@ -84,12 +84,17 @@ for m in none "$mode"; do
 	while IFS= read -r -d '' r; do
 		d=$tmp/$m-$(basename "$(dirname "$r")")
 		mkdir -p "$d"
-		jq --arg p "$policy/trace=$m" '.policy = $p' "$r" >"$d/result.json"
+		# The policy it ended under is relabelled alike, or every run
+		# would read as one that fell back to another policy.
+		jq --arg p "$policy/trace=$m" \
+			'(if .policy_active_end == .policy then .policy_active_end = $p else . end) | .policy = $p' \
+			"$r" >"$d/result.json"
 	done < <(find "$top/trace-${m//[:,]/-}-$tag" -name result.json -not -path '*/.*' -print0)
 done
 echo "**Tracing cost: $policy, $workload --size $size ${wl_opts[*]}, --trace none vs --trace $mode, $reps reps each ($(jq -r .accel "$(find "$tmp" -name result.json | head -n1)"))**"
 echo
-# The tracer is what is compared; its buffer size must not split the rows.
+# The tracer is what is compared, in the columns: its settings must not
+# split the rows.
 "$labstat" --format markdown --baseline "$policy/trace=none" -m wall_s -m majflt \
 	-m vmstat.pswpin -m vmstat.pswpout -m vmstat.pgscan_anon \
-	--ignore trace_buffer_kb "$tmp"
+	--ignore trace --ignore trace_buffer_kb --ignore trace_profile --ignore perf_freq_hz "$tmp"

@@ -6,9 +6,10 @@
 # run.sh after common.sh.
 
 # cpu-clock samples per second of CPU time, per CPU, unless lab.sh run
-# --perf-hz says otherwise: at 997 a profiled cyclic-anon took 1.5x the
-# wall time of an unprofiled one, at 99 1.25x (BENCHMARKS.md, "What perf
-# costs"); a prime, so that sampling does not beat with the 250 Hz tick.
+# --perf-hz says otherwise: at 99 a profiled cyclic-anon takes 1.04-1.06x
+# the wall time of an unprofiled one, with the same faults and swap-ins
+# (BENCHMARKS.md, "What perf costs"); a prime, so that sampling does not
+# beat with the 250 Hz tick.
 # shellcheck disable=SC2034 # read by run.sh
 LAB_PERF_HZ_DEFAULT=99
 

@@ -27,6 +27,7 @@ usage: lab/stress-gate.sh [options]
   --kernel FLAVOUR   debug|lab: the kernel of the lab policies (default debug)
   --duration S       seconds of stress-ng per policy (default 60)
   --groups "G ..."   only these test groups (lab.sh stress --groups)
+  --vcpus N          guest CPUs (lab.sh stress --vcpus; default 2)
   --policies "P ..." only these policies (default: every one built)
   --results DIR      where result directories go (default results/)
   --doc FILE         the table to rewrite (default RELIABILITY.md)
@@ -35,7 +36,7 @@ usage: lab/stress-gate.sh [options]
 USAGE
 }
 
-flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md groups=()
+flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md stress_opts=()
 table_only=0 dirs=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -43,7 +44,8 @@ while [[ $# -gt 0 ]]; do
 	--table-only) table_only=1; shift ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--duration) need "$@"; duration=$2; shift 2 ;;
-	--groups) need "$@"; groups=(--groups "$2"); shift 2 ;;
+	--groups) need "$@"; stress_opts+=(--groups "$2"); shift 2 ;;
+	--vcpus) need "$@"; stress_opts+=(--vcpus "$2"); shift 2 ;;
 	--policies) need "$@"; policies=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
 	--doc) need "$@"; doc=$2; shift 2 ;;
@@ -92,7 +94,7 @@ for p in "${todo[@]}"; do
 	kopt=(--kernel "$flavour")
 	[[ $p == vanilla* ]] && kopt=()
 	rc=0 t0=$SECONDS
-	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${groups[@]}" \
+	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${stress_opts[@]}" \
 		--results "$results") || rc=$?
 	dir=$(tail -n1 <<<"$out")
 	say "$p: exit $rc in $((SECONDS - t0))s ($dir)"
@@ -112,7 +114,7 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	def cell: if . == null then "-" else "\(.result) \(.duration_s)s" end;
 	. as $runs
 	| ($runs | map(.tests[].name) | reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end)) as $names
-	| "Measured \($date) on \($runs[0].accel | ascii_upcase), 2 vCPUs, \(if ([$runs[].duration_s] | unique | length) == 1 then "\($runs[0].duration_s) s of stress-ng per policy; guest memory" else "stress-ng duration and guest memory" end) as in each command.",
+	| "Measured \($date) on \($runs[0].accel | ascii_upcase), \(if ([$runs[].vcpus] | unique | length) == 1 then "\($runs[0].vcpus // 2) vCPUs" else "vCPUs as in each command" end), \(if ([$runs[].duration_s] | unique | length) == 1 then "\($runs[0].duration_s) s of stress-ng per policy; guest memory" else "stress-ng duration and guest memory" end) as in each command.",
 	  "",
 	  "| policy | kernel | verdict | wall | tests passed | console | command |",
 	  "|---|---|---|---|---|---|---|",

@@ -31,8 +31,9 @@ usage: lab.sh stress POLICY [options]
   --duration S      seconds of stress-ng in total (default 60); selftests
                     and the memcg workloads run to completion on top
   --groups "G ..."  the test groups to run: stressng selftests memcg
-                    memcontrol switch (default all), or none
+                    memcontrol switch cgroup (default all), or none
   --mem SIZE        guest memory (default 256M, 384M for the debug kernel)
+  --vcpus N         guest CPUs (default 2, 1 to 8)
   --timeout S       seconds before the guest counts as hung
                     (default 1800 + 4 x duration)
   --boot-timeout S  seconds for the guest's init to say its first word
@@ -76,7 +77,7 @@ shift
 policy_check "$policy"
 
 flavour="" duration=60 mem="" timeout_s="" boot_limit=300 results=$LAB_RESULTS
-groups="stressng selftests memcg memcontrol switch" boot_args=()
+groups="stressng selftests memcg memcontrol switch cgroup" boot_args=() vcpus=2
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
@@ -84,6 +85,7 @@ while [[ $# -gt 0 ]]; do
 	--duration) need "$@"; duration=$2; shift 2 ;;
 	--groups) need "$@"; groups=$2; shift 2 ;;
 	--mem) need "$@"; mem=$2; shift 2 ;;
+	--vcpus) need "$@"; vcpus=$2; shift 2 ;;
 	--timeout) need "$@"; timeout_s=$2; shift 2 ;;
 	--boot-timeout) need "$@"; boot_limit=$2; shift 2 ;;
 	--boot-arg) need "$@"; opt_boot_arg "$2"; boot_args+=("$2"); shift 2 ;;
@@ -94,6 +96,7 @@ done
 if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
 	die "$EX_USAGE" "bad --duration '$duration' (seconds, 1 to 86400)"
 fi
+[[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
 [[ -z $timeout_s ]] && timeout_s=$((1800 + 4 * duration))
 opt_seconds --boot-timeout "$boot_limit"
 opt_seconds --timeout "$timeout_s"
@@ -117,8 +120,8 @@ in_list "$inject" "" warn fail panic hang die ||
 	die "$EX_USAGE" "LAB_STRESS_INJECT must be warn, fail, panic, hang or die, not '$inject'"
 [[ -n ${groups// /} ]] || die "$EX_USAGE" "--groups is empty (say none for no group)"
 for g in $groups; do
-	in_list "$g" stressng selftests memcg memcontrol switch none ||
-		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol switch none)"
+	in_list "$g" stressng selftests memcg memcontrol switch cgroup none ||
+		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol switch cgroup none)"
 done
 
 guest_prepare "$flavour" "$policy"
@@ -157,13 +160,14 @@ mkdir -p "$part"
 
 kernel_json=$guest_kernel_json
 command="./lab.sh stress $policy --kernel $flavour --duration $duration --mem ${mem_mib}M"
-[[ $groups == "stressng selftests memcg memcontrol switch" ]] || command+=" --groups \"$groups\""
+((vcpus == 2)) || command+=" --vcpus $vcpus"
+[[ $groups == "stressng selftests memcg memcontrol switch cgroup" ]] || command+=" --groups \"$groups\""
 for a in "${boot_args[@]}"; do command+=" --boot-arg $a"; done
 [[ -n ${LAB_KERNEL:-} ]] && command+=" --kernel-image ${LAB_KERNEL#"$LAB_TOP"/}"
 started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 guest_make_disks "$work" "$job" "$mem_mib"
-guest+=([work]=$work [job]=$job [mem]=$mem_mib [vcpus]=2 [accel]=$accel
+guest+=([work]=$work [job]=$job [mem]=$mem_mib [vcpus]=$vcpus [accel]=$accel
 	[cmdline]=$cmdline [console]=$part/console.log [qemu_log]=$part/qemu.log
 	[qemu_cmdline]=$part/qemu.cmdline [timeout]=$timeout_s [boot_limit]=$boot_limit
 	[retries]=2 [id]=$run_id [desc]="lab stress $policy" [progress]="guest: ")
@@ -251,7 +255,7 @@ jq -n --arg run_id "$run_id" --arg policy "$policy" --arg active "${active:-unkn
 	--argjson conc "${guest[concurrent]}" --arg conc_ids "${guest[concurrent_ids]}" \
 	'{run_id: $run_id, policy: $policy, policy_active: $active, kernel_flavour: $flavour,
 	  kernel: ($kernel + (if $uname == "" then {} else {release: $uname} end)),
-	  linux_source_version: $source, accel: $accel, mem_mib: $mem_mib, vcpus: 2,
+	  linux_source_version: $source, accel: $accel, mem_mib: $mem_mib, vcpus: $vcpus,
 	  duration_s: $duration, groups: ($groups | split(" ")), inject: $inject,
 	  tests: $tests, console_findings: $findings, verdict: $verdict, exit: $exit,
 	  note: $note, boot_stalls: $boot_stalls, wall_s: $wall_s, started_at: $started_at, command: $command,

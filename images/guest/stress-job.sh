@@ -14,7 +14,7 @@
 # From /job/job.env (written by lab/stress.sh):
 #   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
 #   LAB_STRESS_GROUPS    which groups run (default: stressng selftests memcg
-#                        memcontrol switch; "none" runs none)
+#                        memcontrol switch cgroup; "none" runs none)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
 #                        WARNING line on the console, "fail" adds a failing
 #                        test, "panic" crashes the kernel, "hang" never ends,
@@ -24,7 +24,7 @@ out=${1:?usage: stress-job.sh RESULTS_DIR}
 # shellcheck disable=SC1091
 . /job/job.env
 duration=${LAB_STRESS_DURATION:-60}
-groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol switch}
+groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol switch cgroup}
 inject=${LAB_STRESS_INJECT:-}
 tsv=$out/stress.tsv
 logs=$out/tests
@@ -334,6 +334,55 @@ if has_group switch; then
 		else
 			record switch-lru-check fail "$start" "swapoff failed: $(tail -n1 "$logs/switch-swapoff.log")"
 		fi
+	fi
+fi
+
+# --- a workload in a child cgroup with no limit, as systemd places a
+# service, under global reclaim: stress-ng vm on every CPU holds half of
+# RAM meanwhile, so kswapd and direct reclaimers on all CPUs reclaim the
+# child's lruvec while the policy's state there is used and adapted.
+if has_group cgroup; then
+	cg=/sys/fs/cgroup/lab-work
+	start=$(now_cs)
+	if ! grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+		record cgroup-setup fail "$start" "no memory controller in cgroup v2 at /sys/fs/cgroup"
+	elif ! echo +memory >/sys/fs/cgroup/cgroup.subtree_control || ! mkdir -p $cg; then
+		record cgroup-setup fail "$start" "cannot create a memory cgroup"
+	else
+		cpus=$(grep -c '^processor' /proc/cpuinfo)
+		size_mb=$((mem_total_mb / 2))
+		limit=$((duration * 4 + 600))
+		kernel_has CONFIG_KASAN && limit=$((limit * 4))
+		(run_test cgroup-stress-ng-vm stressng $limit stress-ng --vm "$cpus" \
+			--vm-bytes $((mem_total_mb / 2))M --page-in --verify \
+			--timeout "${duration}s" --temp-path /data --metrics-brief) &
+		stressng=$!
+		sleep 2
+		# The workloads, round after round, until stress-ng is done.
+		# shellcheck disable=SC2016
+		run_test cgroup-workloads plain "$limit" sh -c '
+			ng=$1 cg=$2 size=$3 n=0
+			echo $$ >"$cg/cgroup.procs" || exit 1
+			while kill -0 "$ng" 2>/dev/null || [ $n -eq 0 ]; do
+				for wl in cyclic-anon cyclic-file; do
+					/lab/bin/$wl --size ${size}M --passes 2 --dir /data || {
+						echo "round $n: $wl exited $?"
+						exit 1
+					}
+				done
+				n=$((n + 1))
+			done
+			echo "$n rounds verified"' - $stressng $cg $size_mb
+		wait $stressng
+		start=$(now_cs)
+		# Global reclaim must really have scanned the child's lists.
+		scanned=$(sed -n 's/^pgscan //p' $cg/memory.stat)
+		if [ "${scanned:-0}" -gt 0 ]; then
+			record cgroup-global-reclaim pass "$start" "$cpus CPUs, pgscan $scanned in the child cgroup"
+		else
+			record cgroup-global-reclaim fail "$start" "global reclaim never scanned the child cgroup"
+		fi
+		rmdir $cg
 	fi
 fi
 

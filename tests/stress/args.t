@@ -33,6 +33,9 @@ bad "lab policy on the vanilla kernel" "$lab" stress lru --kernel vanilla
 bad "unknown fault to inject" LAB_STRESS_INJECT=explode "$lab" stress vanilla
 bad "unknown test group" "$lab" stress vanilla --groups "stressng fuzz"
 bad "empty --groups" "$lab" stress vanilla --groups " "
+bad "--vcpus zero" "$lab" stress vanilla --vcpus 0
+bad "--vcpus not a number" "$lab" stress vanilla --vcpus four
+bad "--vcpus above 8" "$lab" stress vanilla --vcpus 9
 bad "bad --boot-timeout" "$lab" stress vanilla --boot-timeout 0
 bad "--boot-arg of the lab's own" "$lab" stress vanilla --boot-arg page_replace=lru
 bad "--scan with two files" "$lab" stress --scan a b

@@ -245,7 +245,7 @@ verdict=fail
 jq -n --arg run_id "$run_id" --arg policy "$policy" --arg active "${active:-unknown}" \
 	--arg flavour "$flavour" --argjson kernel "$kernel_json" \
 	--arg uname "$(status_get "$st" uname)" --arg accel "$accel" \
-	--argjson mem_mib "$mem_mib" --argjson duration "$duration" --arg groups "$groups" \
+	--argjson mem_mib "$mem_mib" --argjson vcpus "$vcpus" --argjson duration "$duration" --arg groups "$groups" \
 	--arg inject "$inject" --argjson tests "${tests_json/#null/[]}" \
 	--argjson findings "$findings_json" --arg verdict "$verdict" --arg exit "$exit_class" \
 	--arg note "$note" --argjson wall_s "$wall_s" --arg started_at "$started_at" \

@@ -56,10 +56,23 @@ within() {
 not_worse() {
 	awk -v r="$1" -v c="$2" 'BEGIN { exit !(r > 0 && c >= 0 && c * 100 <= r * 103) }'
 }
+# Identical clockpro runs spread by up to 4% (BENCHMARKS.md, "The kernel
+# against its model"), so one pair can miss the 3% by chance: a pair that
+# does is run once more and the means of the two runs decide.  State on
+# the wrong lruvec cost the child 8% in every run, which two runs show.
 for policy in $policies; do
 	root=$(count_run "$policy" cyclic-anon pswpin)
 	child=$(count_run "$policy" cyclic-anon pswpin --cgroup work)
-	check "$policy cyclic-anon: --cgroup work reads back at most 3% more than the root (pswpin $root vs $child)" \
+	runs=1
+	if ((root > 0 && child >= 0)) && ! not_worse "$root" "$child"; then
+		diag "$policy cyclic-anon: pswpin $root (root) vs $child (child): a second pair decides"
+		root2=$(count_run "$policy" cyclic-anon pswpin)
+		child2=$(count_run "$policy" cyclic-anon pswpin --cgroup work)
+		if ((root2 > 0 && child2 >= 0)); then
+			root=$(((root + root2) / 2)) child=$(((child + child2) / 2)) runs=2
+		fi
+	fi
+	check "$policy cyclic-anon: --cgroup work reads back at most 3% more than the root (pswpin $root vs $child, mean of $runs)" \
 		not_worse "$root" "$child"
 	check "$policy cyclic-anon: and within 10% of it" within 10 "$root" "$child"
 done

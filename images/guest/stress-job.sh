@@ -88,6 +88,24 @@ ksft_failures() {
 	echo "$f" | tr '\t' ' ' | cut -c1-200
 }
 
+# The verifying workloads, round after round, while process $1 lives (one
+# round at least), in cgroup $2 if not empty, RAM share $3 MiB each; run
+# as: run_test NAME plain LIMIT sh -c "$workload_rounds" - PID CGROUP SIZE
+# shellcheck disable=SC2016
+workload_rounds='
+	pid=$1 cg=$2 size=$3 n=0
+	[ -z "$cg" ] || echo $$ >"$cg/cgroup.procs" || exit 1
+	while kill -0 "$pid" 2>/dev/null || [ $n -eq 0 ]; do
+		for wl in cyclic-anon cyclic-file; do
+			/lab/bin/$wl --size ${size}M --passes 2 --dir /data || {
+				echo "round $n: $wl exited $?"
+				exit 1
+			}
+		done
+		n=$((n + 1))
+	done
+	echo "$n rounds verified"'
+
 has_group() {
 	case " $groups " in *" $1 "*) return 0 ;; esac
 	return 1
@@ -285,20 +303,7 @@ if has_group switch; then
 			--timeout "${duration}s" --temp-path /data --metrics-brief) &
 		stressng=$!
 		# The workloads, round after round, until the last switch is done.
-		# shellcheck disable=SC2016
-		run_test switch-workloads plain $limit sh -c '
-			sw=$1 cg=$2 size=$3 n=0
-			[ -z "$cg" ] || echo $$ >"$cg/cgroup.procs" || exit 1
-			while kill -0 "$sw" 2>/dev/null || [ $n -eq 0 ]; do
-				for wl in cyclic-anon cyclic-file; do
-					/lab/bin/$wl --size ${size}M --passes 2 --dir /data || {
-						echo "round $n: $wl exited $?"
-						exit 1
-					}
-				done
-				n=$((n + 1))
-			done
-			echo "$n rounds verified"' - $switcher "$cgdir" $size_mb
+		run_test switch-workloads plain $limit sh -c "$workload_rounds" - $switcher "$cgdir" $size_mb
 		wait $switcher
 		wait $stressng
 		start=$(now_cs)
@@ -359,20 +364,7 @@ if has_group cgroup; then
 		stressng=$!
 		sleep 2
 		# The workloads, round after round, until stress-ng is done.
-		# shellcheck disable=SC2016
-		run_test cgroup-workloads plain "$limit" sh -c '
-			ng=$1 cg=$2 size=$3 n=0
-			echo $$ >"$cg/cgroup.procs" || exit 1
-			while kill -0 "$ng" 2>/dev/null || [ $n -eq 0 ]; do
-				for wl in cyclic-anon cyclic-file; do
-					/lab/bin/$wl --size ${size}M --passes 2 --dir /data || {
-						echo "round $n: $wl exited $?"
-						exit 1
-					}
-				done
-				n=$((n + 1))
-			done
-			echo "$n rounds verified"' - $stressng $cg $size_mb
+		run_test cgroup-workloads plain "$limit" sh -c "$workload_rounds" - $stressng $cg $size_mb
 		wait $stressng
 		start=$(now_cs)
 		# Global reclaim must really have scanned the child's lists.

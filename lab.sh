@@ -15,6 +15,8 @@ usage: ./lab.sh COMMAND [ARGS...]
   list                policies, workloads and kernels
   shell POLICY        interactive console of a guest running POLICY
   matrix              run policies x workloads x reps, resumable
+  sweep               the kernel's miss-ratio curve: matrix over workload
+                      sizes, each run beside its model and OPT
   compare RESULTS...  cover-letter table: mean +- 95% CI, ratio, significance
   plot RUN...         reclaim timelines of runs with --trace events
   report DIR          one HTML page with the tables and plots
@@ -65,7 +67,7 @@ cmd=${1:-}
 shift
 case $cmd in
 -h | --help | help) usage ;;
-run | list | shell | matrix | compare | plot | report | bound | stress)
+run | list | shell | matrix | sweep | compare | plot | report | bound | stress)
 	script=$LAB_TOP/lab/$cmd.sh
 	[[ -x $script ]] || die "$EX_USAGE" "'$cmd' is not available in this checkout yet"
 	exec "$script" "$@"

@@ -12,6 +12,7 @@ usage: plot.sh timeline [-t TITLE] [-i SECONDS] -o OUT TIMELINE.csv
        plot.sh compare  [-t TITLE] [-b BASELINE] -m METRIC -o OUT LABSTAT-LONG.csv
        plot.sh bound    [-t TITLE] -o OUT PAGESIM.csv KERNEL.csv
        plot.sh reclaim-cpu [-t TITLE] -o OUT LABSTAT-LONG.csv
+       plot.sh sweep    [-t TITLE] -o OUT SWEEP.csv
 timeline: reclaim activity of one run (trace-timeline CSV).
 overlay:  several runs of one workload, one line per LABEL (e.g. the policy).
 compare:  policies x workloads relative to BASELINE (labstat --csv-long).
@@ -21,6 +22,9 @@ bound:    misses vs cache size, one line per pagesim model (pagesim --format
 reclaim-cpu: per policy, a bar of reclaim's guest CPU per reclaimed page
           stacked by part (labstat --csv-long of perf.reclaim_us_per_page.PART
           for the six parts and perf.us_per_reclaimed_page, one workload).
+sweep:    the kernel's miss-ratio curve of one policy on one workload:
+          lab.sh sweep's sweep.csv rows of that pair, kernel against its
+          model and OPT per workload size.
 Writes OUT.png and OUT.svg (whole or not at all). -i gives the CSV's
 interval when it cannot be read from the first two rows.
 USAGE
@@ -261,14 +265,26 @@ cmd_reclaim_cpu() {
 title_text=$(quote "${title:-reclaim CPU per reclaimed page}")"
 }
 
+cmd_sweep() {
+	local file=$1 has_model
+	require_header "$file" workload policy size_pct refs kernel kernel_min kernel_max \
+		model_beyond opt_beyond
+	[[ $(awk -F, 'NR > 1 { print $1 "," $2 }' "$file" | sort -u | wc -l) == 1 ]] ||
+		die "$file: not the rows of one workload and policy"
+	has_model=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "model_beyond") c = i; next }
+		$c != "NA" && $c != "" { h = 1 } END { print h + 0 }' "$file")
+	render "$out" sweep.gp "data=$(quote "$file"); has_model=$has_model; \
+title_text=$(quote "${title:-pages read back against workload size}")"
+}
+
 main() {
 	[[ $# -ge 1 ]] || { usage >&2; exit 2; }
 	local mode=$1
 	shift
 	case $mode in
 	-h | --help) usage; exit 0 ;;
-	timeline | overlay | compare | bound | reclaim-cpu) ;;
-	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare, bound, reclaim-cpu)" >&2; exit 2 ;;
+	timeline | overlay | compare | bound | reclaim-cpu | sweep) ;;
+	*) echo "$PROG: unknown mode '$mode' (timeline, overlay, compare, bound, reclaim-cpu, sweep)" >&2; exit 2 ;;
 	esac
 	out="" title="" interval="" metric="" baseline=lru
 	local opt
@@ -303,6 +319,9 @@ main() {
 	reclaim-cpu)
 		[[ $# -eq 1 ]] || { echo "$PROG: reclaim-cpu takes one labstat --csv-long file" >&2; exit 2; }
 		cmd_reclaim_cpu "$1" ;;
+	sweep)
+		[[ $# -eq 1 ]] || { echo "$PROG: sweep takes one sweep.csv" >&2; exit 2; }
+		cmd_sweep "$1" ;;
 	esac
 }
 

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# lab.sh sweep: the kernel's miss-ratio curve. Policies x workloads x
+# reps at several workload sizes, each run with --refs, then each run's
+# pages read back beside its policy's model and Belady's OPT replayed on
+# that run's own reference string at the memory the run had.
+#
+#   sweep.sh --sizes S1,S2,... [--policies a,b] [--workloads x,y] [--reps N]
+#            [--results DIR] [--name NAME] [run and engine options]
+#            [-- WORKLOAD-OPTIONS]
+#
+# Layout: one lab.sh matrix per size, DIR/NAME/size-LABEL/ (LABEL is the
+# size with % written "pct"), so the sweep resumes as matrix does and
+# every cell is an ordinary run. The reps are interleaved: rep 1 at every
+# size, then rep 2, so a noisy hour does not fall on one size alone.
+# The summary is lab.sh bound's on each size's runs: OPT's and the model's
+# misses beyond the first touch of each page, and the kernel's counter of
+# pages read back, pswpin for cyclic-anon (anonymous memory) and
+# workingset refaults for the others (the page cache). It is written to
+# DIR/NAME/sweep.csv, printed as a markdown table, and drawn per workload
+# and policy into DIR/NAME/plots/sweep-WORKLOAD-POLICY.png and .svg.
+set -euo pipefail
+lab_prog="lab sweep"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+# shellcheck source=options.sh
+source "$LAB_TOP/lab/options.sh"
+
+usage() {
+	cat <<'USAGE'
+usage: lab.sh sweep --sizes S1,S2,... [--policies a,b,...] [--workloads x,y,...]
+                    [--reps N] [--results DIR] [--name NAME]
+                    [run and engine options of lab.sh matrix] [-- WORKLOAD-OPTIONS]
+
+The kernel's miss-ratio curve: every (policy, workload, size, rep) is one
+lab.sh run with --refs; for each, the pages the kernel read back (pswpin
+for cyclic-anon, workingset refaults for the page-cache workloads) beside
+the misses beyond first touch of the policy's own model and of OPT, both
+replayed on that run's reference string at its MemAvailable.
+
+  --sizes LIST      workload sizes, comma-separated: N% of the guest's
+                    MemTotal (e.g. 110%,130%,150%,200%,300%) or bytes
+                    with K/M/G; required
+  --policies LIST   comma-separated (default: lru)
+  --workloads LIST  comma-separated, workloads with --refs (default:
+                    cyclic-anon)
+  --reps N          runs per policy, workload and size (default 3)
+  --results DIR     top directory (default results/)
+  --name NAME       sweep directory under DIR (default sweep-<hash of the
+                    options>): complete cells are skipped, so rerunning the
+                    same command resumes it, and then only summarises
+  other options     lab.sh matrix's run options but --size, --refs and
+                    --cgroup (the models replay at the guest's memory), and
+                    its engine options (--engine slurm needs --wait)
+
+Writes DIR/NAME/sweep.csv, DIR/NAME/plots/sweep-WORKLOAD-POLICY.png/.svg,
+and prints the table (markdown). For a loop, use the settings the
+kernel-vs-model gate uses: --sysctl vm.page-cluster=0 (one page per
+swap-in) and, for cyclic-file, -- --readahead off.
+Exit: 0 every cell ok; 2 bad arguments (nothing run); otherwise the exit
+code of the first failed cell, after every cell was tried and the
+complete ones summarised; 128+N when killed by signal N.
+USAGE
+}
+
+[[ ${1:-} == -h || ${1:-} == --help ]] && {
+	usage
+	exit 0
+}
+
+policies=lru workloads=cyclic-anon reps=3 top=$LAB_RESULTS name="" sizes=""
+engine=local wait=0
+pass=() wl_opts=()
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--sizes) need "$@"; sizes=$2; shift 2 ;;
+	--policies) need "$@"; policies=$2; shift 2 ;;
+	--workloads) need "$@"; workloads=$2; shift 2 ;;
+	--reps) need "$@"; reps=$2; shift 2 ;;
+	--results) need "$@"; top=$2; shift 2 ;;
+	--name) need "$@"; name=$2; shift 2 ;;
+	--size | --refs | --cgroup | --list-cells)
+		die "$EX_USAGE" "$1 is not an option of sweep (it sets the size and --refs itself)" ;;
+	--engine) need "$@"; engine=$2; pass+=("$1" "$2"); shift 2 ;;
+	--wait) wait=1; pass+=("$1"); shift ;;
+	--vary-seed | --force) pass+=("$1"); shift ;;
+	--) shift; wl_opts=("$@"); break ;;
+	--*) need "$@"; pass+=("$1" "$2"); shift 2 ;;
+	*) die "$EX_USAGE" "unexpected argument '$1' (see lab.sh sweep --help)" ;;
+	esac
+done
+
+[[ -n $sizes ]] || die "$EX_USAGE" "--sizes is required (e.g. --sizes 110%,150%,200%)"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps' (a positive number)"
+[[ -z $name || $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+	die "$EX_USAGE" "bad --name '$name' (letters, digits, . _ -)"
+[[ $engine != slurm || $wait == 1 ]] ||
+	die "$EX_USAGE" "--engine slurm needs --wait here (each rep waits for the one before)"
+IFS=, read -r -a size_list <<<"$sizes"
+((${#size_list[@]})) || die "$EX_USAGE" "--sizes is empty"
+declare -A seen=()
+for s in "${size_list[@]}"; do
+	opt_size --sizes "$s"
+	[[ -z ${seen[$s]:-} ]] || die "$EX_USAGE" "size '$s' given twice in --sizes"
+	seen[$s]=1
+done
+[[ -n $name ]] || name=sweep-$(printf '%s\0' "$policies" "$workloads" "$sizes" "${pass[@]}" -- "${wl_opts[@]}" |
+	sha_stdin | cut -c1-10)
+sdir=$(realpath -m "$top")/$name
+
+size_label() { # 150% -> size-150pct, 300M -> size-300M
+	local s=${1/\%/pct}
+	echo "size-$s"
+}
+
+# matrix_of SIZE REPS [MORE...]: lab.sh matrix of one size.
+matrix_of() {
+	local size=$1 r=$2
+	shift 2
+	"$LAB_TOP/lab/matrix.sh" --policies "$policies" --workloads "$workloads" --reps "$r" \
+		--results "$sdir" --name "$(size_label "$size")" --size "$size" --refs \
+		"${pass[@]}" "$@" -- "${wl_opts[@]}"
+}
+
+# Every size's matrix checks its arguments before anything runs.
+for s in "${size_list[@]}"; do
+	matrix_of "$s" "$reps" --list-cells >/dev/null
+done
+
+# Rep-major: rep r at every size before rep r + 1.
+first_rc=0
+for ((r = 1; r <= reps; r++)); do
+	for s in "${size_list[@]}"; do
+		rc=0
+		matrix_of "$s" "$r" >/dev/null || rc=$?
+		((rc < 128)) || exit "$rc"
+		((rc == 0 || first_rc != 0)) || first_rc=$rc
+		((rc != EX_USAGE)) || exit "$rc"
+	done
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Each size's runs (per run: cache_pages, refs, distinct and the kernel's
+# counters) and summary (per workload and policy: the model and the misses
+# beyond the first touch of it and of OPT), both from lab.sh bound.
+have=0
+for s in "${size_list[@]}"; do
+	d=$sdir/$(size_label "$s")
+	[[ -d $d/cells ]] || continue
+	"$LAB_TOP/lab/bound.sh" --format csv --models opt "$d/cells" >"$tmp/runs.csv" 2>"$tmp/err" || {
+		say "note: size $s: $(tail -n1 "$tmp/err" | sed 's/^lab bound: //'), left out"
+		continue
+	}
+	"$LAB_TOP/lab/bound.sh" --summary --format csv "$d/cells" >"$tmp/summary.csv" 2>/dev/null ||
+		die "$EX_HARNESS" "lab.sh bound --summary failed on $d/cells"
+	# One row per workload and policy at this size.
+	awk -F, -v size="$s" -v OFS=, '
+		FNR == 1 { f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next }
+		function v(col) { return $(c[f, col]) }
+		f == 1 { k = v("workload") SUBSEP v("policy")
+			model[k] = v("model"); mb[k] = v("model_refaults"); ob[k] = v("opt_refaults"); next }
+		{ k = v("workload") SUBSEP v("policy")
+		  x = v("workload") == "cyclic-anon" ? v("pswpin") : v("refaults")
+		  if (!(k in n)) { order[++nk] = k; lo[k] = x; hi[k] = x }
+		  n[k]++; sum[k] += x; lo[k] = x < lo[k] ? x : lo[k]; hi[k] = x > hi[k] ? x : hi[k]
+		  cache[k] += v("cache_pages"); refs[k] += v("refs"); dist[k] += v("distinct")
+		  ctr[k] = v("workload") == "cyclic-anon" ? "pswpin" : "refaults" }
+		END {
+			for (j = 1; j <= nk; j++) {
+				k = order[j]; split(k, wp, SUBSEP)
+				kern = sum[k] / n[k]; m = (k in mb) && mb[k] != "" ? mb[k] : "NA"; o = (k in ob) && ob[k] != "" ? ob[k] : "NA"
+				printf "%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%s,%.0f,%d,%d,%s,%s,%s,%s,%s\n",
+					wp[1], wp[2], size, n[k], cache[k] / n[k], dist[k] / n[k], refs[k] / n[k],
+					100 * dist[k] / cache[k], ctr[k], kern, lo[k], hi[k],
+					(k in model) ? model[k] : "none", m, o,
+					(m == "NA" || m == "" || m == 0) ? "NA" : sprintf("%.3f", kern / m),
+					(o == "NA" || o == "" || o == 0) ? "NA" : sprintf("%.3f", kern / o)
+			}
+		}' "$tmp/summary.csv" "$tmp/runs.csv" >>"$tmp/rows.csv"
+	have=1
+done
+((have)) || die "$EX_HARNESS" "no size of $sdir has a complete run to summarise"
+
+header=workload,policy,size,runs,cache_pages,distinct,refs,size_pct,counter,kernel,kernel_min,kernel_max,model,model_beyond,opt_beyond,kernel_per_model,kernel_per_opt
+# Grouped by workload and policy, sizes in the order given.
+{
+	echo "$header"
+	awk -F, '{ printf "%s\t%s\t%06d\t%s\n", $1, $2, NR, $0 }' "$tmp/rows.csv" |
+		sort -t$'\t' -k1,1 -k2,2 -k3,3 | cut -f4
+} >"$sdir/sweep.csv.tmp"
+mv "$sdir/sweep.csv.tmp" "$sdir/sweep.csv"
+
+# One chart per workload and policy.
+mkdir -p "$sdir/plots" || die "$EX_HARNESS" "cannot create $sdir/plots"
+while IFS=, read -r w p; do
+	awk -F, -v w="$w" -v p="$p" 'NR == 1 || ($1 == w && $2 == p)' "$sdir/sweep.csv" >"$tmp/one.csv"
+	"$LAB_TOP/analysis/plot/plot.sh" sweep -t "$w under $p: pages read back against workload size" \
+		-o "$sdir/plots/sweep-$w-$p" "$tmp/one.csv" 2>"$tmp/plot.err" ||
+		die "$EX_HARNESS" "plot.sh sweep failed: $(head -n1 "$tmp/plot.err")"
+done < <(tail -n +2 "$sdir/sweep.csv" | cut -d, -f1,2 | sort -u)
+say "table: $sdir/sweep.csv; curves: $sdir/plots/sweep-*.png"
+
+# The table, markdown.
+awk -F, '
+	NR == 1 { print "| workload | policy | size | workload / memory | runs | kernel read back (min-max) | model | model beyond first touch | OPT beyond first touch | kernel / model | kernel / OPT |"
+	          print "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"; next }
+	{ printf "| %s | %s | %s | %s%% | %s | %s (%s-%s) %s | %s | %s | %s | %s | %s |\n",
+		$1, $2, $3, $8, $4, $10, $11, $12, $9, $13, $14, $15, $16, $17 }' "$sdir/sweep.csv"
+exit "$first_rc"

@@ -4,7 +4,10 @@
 # (pagesim, on the run's own reference string at the run's size) misses
 # beyond the first touches, within 5% (random: 10%, its model draws from a
 # different stream of the same uniform law).  A patch that breaks an
-# algorithm fails here.  lab.sh bound computes both sides.
+# algorithm fails here.  lab.sh bound computes both sides.  The near-OPT
+# policy, clockpro-lirs, is held to issue 14's goal on the anonymous loop
+# (at most 1.15x OPT's misses beyond first touch) and to its model within
+# 10%, the gap BENCHMARKS.md measures (1.05-1.06x).
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
@@ -16,14 +19,17 @@ export LAB_RESULTS=$tmp/res
 # kernel against its model"): clockpro and clockpro-lirs on cyclic-anon
 # (+6% to +10%; on one vCPU clockpro-lirs read back 46.5k against 41.9k,
 # so the second vCPU is not the cause) and on the page cache (+12% to
-# +22%).  LAB_TEST_CELLS="POLICY:WORKLOAD ..." runs others.
-cells=${LAB_TEST_CELLS:-lru:cyclic-anon lru:cyclic-file cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon random:cyclic-anon}
+# +22%).  LAB_TEST_CELLS="POLICY:WORKLOAD[:TOLERANCE%] ..." runs others.
+cells=${LAB_TEST_CELLS:-lru:cyclic-anon lru:cyclic-file cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
+random:cyclic-anon clockpro-lirs:cyclic-anon:10}
 run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
 
 for cell in $cells; do
-	policy=${cell%%:*} workload=${cell#*:}
-	tol=5
-	[[ $policy == random ]] && tol=10
+	IFS=: read -r policy workload tol <<<"$cell"
+	if [[ -z $tol ]]; then
+		tol=5
+		[[ $policy == random ]] && tol=10
+	fi
 	case $workload in
 	cyclic-anon) counter=kernel_pswpin ;;
 	cyclic-file) counter=kernel_refaults ;;
@@ -47,11 +53,14 @@ for cell in $cells; do
 	"$top/lab.sh" bound --format csv --summary "$dir" >"$out.csv" 2>"$out.bound.err" || true
 	# the summary row: model_refaults (the model's misses beyond the
 	# first touch) against the kernel's swap-ins or refaults
-	read -r model kernel < <(awk -F, -v c="$counter" '
+	read -r model kernel opt < <(awk -F, -v c="$counter" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ print $col["model_refaults"], $col[c]; exit }' "$out.csv")
+		{ print $col["model_refaults"], $col[c], $col["opt_refaults"]; exit }' "$out.csv")
 	check "$policy $workload: kernel within $tol% of its model (${counter#kernel_} ${kernel:-?}, model ${model:-?})" \
 		awk -v k="${kernel:-x}" -v m="${model:-x}" -v t="$tol" \
 		'BEGIN { exit !(k != "x" && m != "x" && m > 0 && (k > m ? k - m : m - k) * 100 <= t * m) }'
+	[[ $policy == clockpro-lirs ]] || continue
+	check "$policy $workload: at most 1.15x OPT beyond first touch (${kernel:-?} against ${opt:-?})" \
+		awk -v k="${kernel:-x}" -v o="${opt:-x}" 'BEGIN { exit !(k != "x" && o != "x" && o > 0 && k <= 1.15 * o) }'
 done
 done_testing

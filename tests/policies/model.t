@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
 # Each kernel policy is the algorithm it names: on a small loop, with swap
 # and file readahead off, the kernel reads back what the policy's model
-# (pagesim, on the run's own reference string at the run's size) misses
-# beyond the first touches, within 5% (random: 10%, its model draws from a
-# different stream of the same uniform law).  A patch that breaks an
-# algorithm fails here.  lab.sh bound computes both sides.  The near-OPT
-# policy, clockpro-lirs, is held to issue 14's goal on the anonymous loop
-# (at most 1.15x OPT's misses beyond first touch) and to its model within
-# 10%, the gap BENCHMARKS.md measures (1.05-1.06x).
+# (pagesim, on the run's own reference string) misses beyond the first
+# touches, within 5% (random: 10%, its model draws from a different
+# stream of the same uniform law).  The model replays at the cache the
+# loop really had (lab.sh bound --size resident: the loop's mean resident
+# set, which the workload measures), not at MemAvailable: reclaim keeps
+# free pages and other pages resident, and that shortfall is the kernel's
+# memory, not the policy.  A patch that breaks an algorithm fails here.
+# The near-OPT policy, clockpro-lirs, is also held to issue 14's goal: at
+# most 1.15x OPT's misses beyond first touch, on both loops.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
 export LAB_RESULTS=$tmp/res
 
-# Cells that meet the gate on the series of this commit (cart-r and
-# random on cyclic-file meet it too, left out for make test's time).  The
-# others are outside it, each with its measured gap in BENCHMARKS.md ("The
-# kernel against its model"): clockpro and clockpro-lirs on cyclic-anon
-# (+6% to +10%; on one vCPU clockpro-lirs read back 46.5k against 41.9k,
-# so the second vCPU is not the cause) and on the page cache (+12% to
-# +22%).  LAB_TEST_CELLS="POLICY:WORKLOAD[:TOLERANCE%] ..." runs others.
-cells=${LAB_TEST_CELLS:-lru:cyclic-anon lru:cyclic-file cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
-random:cyclic-anon clockpro-lirs:cyclic-anon:10}
+# Cells that meet the gate on the series of this commit (lru, cart-r and
+# random on cyclic-file meet it too, left out for make test's time).
+# clockpro met it in its four runs on this series (BENCHMARKS.md, "The
+# kernel against its model": 1.03-1.04x), but its anonymous loop spread
+# to 1.07x before patch 36, so it is not a default cell; run it with a
+# tolerance: LAB_TEST_CELLS="POLICY:WORKLOAD[:TOLERANCE%] ...".
+cells=${LAB_TEST_CELLS:-lru:cyclic-anon cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
+random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file}
 run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
 
 for cell in $cells; do
@@ -50,7 +51,7 @@ for cell in $cells; do
 		diag "$(tail -n 2 "$out.err")"
 		continue
 	fi
-	"$top/lab.sh" bound --format csv --summary "$dir" >"$out.csv" 2>"$out.bound.err" || true
+	"$top/lab.sh" bound --format csv --summary --size resident "$dir" >"$out.csv" 2>"$out.bound.err" || true
 	# the summary row: model_refaults (the model's misses beyond the
 	# first touch) against the kernel's swap-ins or refaults
 	read -r model kernel opt < <(awk -F, -v c="$counter" '

@@ -5,8 +5,8 @@
 # that run's own reference string at the memory the run had.
 #
 #   sweep.sh --sizes S1,S2,... [--policies a,b] [--workloads x,y] [--reps N]
-#            [--results DIR] [--name NAME] [run and engine options]
-#            [-- WORKLOAD-OPTIONS]
+#            [--results DIR] [--name NAME] [--cache available|resident]
+#            [run and engine options] [-- WORKLOAD-OPTIONS]
 #
 # Layout: one lab.sh matrix per size, DIR/NAME/size-LABEL/ (LABEL is the
 # size with % written "pct"), so the sweep resumes as matrix does and
@@ -16,8 +16,9 @@
 # misses beyond the first touch of each page, and the kernel's counter of
 # pages read back, pswpin for cyclic-anon (anonymous memory) and
 # workingset refaults for the others (the page cache). It is written to
-# DIR/NAME/sweep.csv, printed as a markdown table, and drawn per workload
-# and policy into DIR/NAME/plots/sweep-WORKLOAD-POLICY.png and .svg.
+# DIR/NAME/sweep.csv (sweep-resident.csv with --cache resident), printed
+# as a markdown table, and drawn per workload and policy into
+# DIR/NAME/plots/sweep[-resident]-WORKLOAD-POLICY.png and .svg.
 set -euo pipefail
 lab_prog="lab sweep"
 # shellcheck source=common.sh
@@ -28,14 +29,15 @@ source "$LAB_TOP/lab/options.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab.sh sweep --sizes S1,S2,... [--policies a,b,...] [--workloads x,y,...]
-                    [--reps N] [--results DIR] [--name NAME]
+                    [--reps N] [--results DIR] [--name NAME] [--cache available|resident]
                     [run and engine options of lab.sh matrix] [-- WORKLOAD-OPTIONS]
 
 The kernel's miss-ratio curve: every (policy, workload, size, rep) is one
 lab.sh run with --refs; for each, the pages the kernel read back (pswpin
 for cyclic-anon, workingset refaults for the page-cache workloads) beside
 the misses beyond first touch of the policy's own model and of OPT, both
-replayed on that run's reference string at its MemAvailable.
+replayed on that run's reference string at its MemAvailable (or, with
+--cache resident, at the loop's mean resident set).
 
   --sizes LIST      workload sizes, comma-separated: N% of the guest's
                     MemTotal (e.g. 110%,130%,150%,200%,300%) or bytes
@@ -48,11 +50,16 @@ replayed on that run's reference string at its MemAvailable.
   --name NAME       sweep directory under DIR (default sweep-<hash of the
                     options>): complete cells are skipped, so rerunning the
                     same command resumes it, and then only summarises
+  --cache C         the cache size the models replay at: available
+                    (default: MemAvailable when the workload started) or
+                    resident (the loop's mean resident set, which the
+                    cyclic workloads measure; lab.sh bound --size)
   other options     lab.sh matrix's run options but --size, --refs and
                     --cgroup (the models replay at the guest's memory), and
                     its engine options (--engine slurm needs --wait)
 
-Writes DIR/NAME/sweep.csv, DIR/NAME/plots/sweep-WORKLOAD-POLICY.png/.svg,
+Writes DIR/NAME/sweep.csv (sweep-resident.csv with --cache resident),
+DIR/NAME/plots/sweep[-resident]-WORKLOAD-POLICY.png/.svg,
 and prints the table (markdown). For a loop, use the settings the
 kernel-vs-model gate uses: --sysctl vm.page-cluster=0 (one page per
 swap-in) and, for cyclic-file, -- --readahead off.
@@ -67,7 +74,7 @@ USAGE
 	exit 0
 }
 
-policies=lru workloads=cyclic-anon reps=3 top=$LAB_RESULTS name="" sizes=""
+policies=lru workloads=cyclic-anon reps=3 top=$LAB_RESULTS name="" sizes="" cache=available
 engine=local wait=0
 pass=() wl_opts=()
 while [[ $# -gt 0 ]]; do
@@ -78,6 +85,7 @@ while [[ $# -gt 0 ]]; do
 	--reps) need "$@"; reps=$2; shift 2 ;;
 	--results) need "$@"; top=$2; shift 2 ;;
 	--name) need "$@"; name=$2; shift 2 ;;
+	--cache) need "$@"; cache=$2; shift 2 ;;
 	--size | --refs | --cgroup | --list-cells)
 		die "$EX_USAGE" "$1 is not an option of sweep (it sets the size and --refs itself)" ;;
 	--engine) need "$@"; engine=$2; pass+=("$1" "$2"); shift 2 ;;
@@ -89,6 +97,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 
+in_list "$cache" available resident || die "$EX_USAGE" "bad --cache '$cache' (available|resident)"
 [[ -n $sizes ]] || die "$EX_USAGE" "--sizes is required (e.g. --sizes 110%,150%,200%)"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps' (a positive number)"
 [[ -z $name || $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
@@ -140,6 +149,9 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+stem=sweep
+[[ $cache == available ]] || stem=sweep-$cache
+table=$sdir/$stem.csv
 # Each size's runs (per run: cache_pages, refs, distinct and the kernel's
 # counters) and summary (per workload and policy: the model and the misses
 # beyond the first touch of it and of OPT), both from lab.sh bound.
@@ -147,11 +159,11 @@ have=0
 for s in "${size_list[@]}"; do
 	d=$sdir/$(size_label "$s")
 	[[ -d $d/cells ]] || continue
-	"$LAB_TOP/lab/bound.sh" --format csv --models opt "$d/cells" >"$tmp/runs.csv" 2>"$tmp/err" || {
+	"$LAB_TOP/lab/bound.sh" --format csv --size "$cache" --models opt "$d/cells" >"$tmp/runs.csv" 2>"$tmp/err" || {
 		say "note: size $s: $(tail -n1 "$tmp/err" | sed 's/^lab bound: //'), left out"
 		continue
 	}
-	"$LAB_TOP/lab/bound.sh" --summary --format csv "$d/cells" >"$tmp/summary.csv" 2>/dev/null ||
+	"$LAB_TOP/lab/bound.sh" --summary --format csv --size "$cache" "$d/cells" >"$tmp/summary.csv" 2>/dev/null ||
 		die "$EX_HARNESS" "lab.sh bound --summary failed on $d/cells"
 	# One row per workload and policy at this size.
 	awk -F, -v size="$s" -v OFS=, '
@@ -179,7 +191,7 @@ for s in "${size_list[@]}"; do
 		}' "$tmp/summary.csv" "$tmp/runs.csv" >>"$tmp/rows.csv"
 	have=1
 done
-((have)) || die "$EX_HARNESS" "no size of $sdir has a complete run to summarise"
+((have)) || die "$EX_HARNESS" "no size of $sdir has a complete run to summarise$([[ $cache == available ]] || echo " with a measured resident set")"
 
 header=workload,policy,size,runs,cache_pages,distinct,refs,size_pct,counter,kernel,kernel_min,kernel_max,model,model_beyond,opt_beyond,kernel_per_model,kernel_per_opt
 # Grouped by workload and policy, sizes in the order given.
@@ -187,23 +199,23 @@ header=workload,policy,size,runs,cache_pages,distinct,refs,size_pct,counter,kern
 	echo "$header"
 	awk -F, '{ printf "%s\t%s\t%06d\t%s\n", $1, $2, NR, $0 }' "$tmp/rows.csv" |
 		sort -t$'\t' -k1,1 -k2,2 -k3,3 | cut -f4
-} >"$sdir/sweep.csv.tmp"
-mv "$sdir/sweep.csv.tmp" "$sdir/sweep.csv"
+} >"$table.tmp"
+mv "$table.tmp" "$table"
 
 # One chart per workload and policy.
 mkdir -p "$sdir/plots" || die "$EX_HARNESS" "cannot create $sdir/plots"
 while IFS=, read -r w p; do
-	awk -F, -v w="$w" -v p="$p" 'NR == 1 || ($1 == w && $2 == p)' "$sdir/sweep.csv" >"$tmp/one.csv"
+	awk -F, -v w="$w" -v p="$p" 'NR == 1 || ($1 == w && $2 == p)' "$table" >"$tmp/one.csv"
 	"$LAB_TOP/analysis/plot/plot.sh" sweep -t "$w under $p: pages read back against workload size" \
-		-o "$sdir/plots/sweep-$w-$p" "$tmp/one.csv" 2>"$tmp/plot.err" ||
+		-o "$sdir/plots/$stem-$w-$p" "$tmp/one.csv" 2>"$tmp/plot.err" ||
 		die "$EX_HARNESS" "plot.sh sweep failed: $(head -n1 "$tmp/plot.err")"
-done < <(tail -n +2 "$sdir/sweep.csv" | cut -d, -f1,2 | sort -u)
-say "table: $sdir/sweep.csv; curves: $sdir/plots/sweep-*.png"
+done < <(tail -n +2 "$table" | cut -d, -f1,2 | sort -u)
+say "table: $table; curves: $sdir/plots/$stem-*.png"
 
 # The table, markdown.
 awk -F, '
 	NR == 1 { print "| workload | policy | size | workload / memory | runs | kernel read back (min-max) | model | model beyond first touch | OPT beyond first touch | kernel / model | kernel / OPT |"
 	          print "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"; next }
 	{ printf "| %s | %s | %s | %s%% | %s | %s (%s-%s) %s | %s | %s | %s | %s | %s |\n",
-		$1, $2, $3, $8, $4, $10, $11, $12, $9, $13, $14, $15, $16, $17 }' "$sdir/sweep.csv"
+		$1, $2, $3, $8, $4, $10, $11, $12, $9, $13, $14, $15, $16, $17 }' "$table"
 exit "$first_rc"

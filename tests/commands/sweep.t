@@ -23,6 +23,7 @@ usage_error "--refs (sweep sets it): exit 2, one line" "$lab" sweep --sizes 150%
 usage_error "--cgroup (models replay at the guest's memory): exit 2, one line" \
 	"$lab" sweep --sizes 150% --cgroup w:64M --results "$tmp/r"
 usage_error "bad --reps: exit 2, one line" "$lab" sweep --sizes 150% --reps 0 --results "$tmp/r"
+usage_error "bad --cache: exit 2, one line" "$lab" sweep --sizes 150% --cache free --results "$tmp/r"
 usage_error "unknown policy (matrix's check): exit 2, one line" \
 	"$lab" sweep --sizes 150%,200% --policies lru,nope --results "$tmp/r"
 usage_error "unknown run option (matrix's check): exit 2, one line" \
@@ -87,6 +88,29 @@ check "no temporary files left" test -z "$(find "$tmp/r/t" -name '*.tmp')"
 cp "$csv" "$tmp/first.csv"
 "$lab" sweep "${opts[@]}" -- --passes 2 >/dev/null 2>&1
 check "a second invocation writes the same table" cmp -s "$csv" "$tmp/first.csv"
+# --cache resident: the models replay at the runs' resident sets; the
+# fixture runs measured none, so first nothing to summarise, then two
+# runs of vanilla given one.
+rc=0
+"$lab" sweep "${opts[@]}" --cache resident -- --passes 2 >/dev/null 2>"$tmp/res.err" || rc=$?
+check "--cache resident without resident sets: exit 1, says so" \
+	bash -c "test $rc = 1 && tail -n1 '$tmp/res.err' | grep -q 'with a measured resident set'"
+while read -r r; do
+	jq '.workload_result.resident_pages = 20000' "$r" >"$r.new" && mv "$r.new" "$r"
+done < <(find "$s/cells/vanilla" -name result.json)
+"$lab" sweep "${opts[@]}" --cache resident -- --passes 2 >/dev/null 2>&1
+rcsv=$tmp/r/t/sweep-resident.csv
+is "$(tail -n +2 "$rcsv" | cut -d, -f2,4,5 | paste -sd' ')" "vanilla,2,20000" \
+	"--cache resident: only the runs that measured it, at that cache"
+want=0
+while read -r r; do
+	want=$((want + $("$pagesim" --sizes 20000 --policies opt --format csv "$(dirname "$r")/refs.bin" |
+		awk -F, 'NR == 2 { print $5 - $4 }')))
+done < <(find "$s/cells/vanilla" -name result.json)
+near "$(awk -F, -v c="$(col opt_beyond)" 'NR == 2 { print $c }' "$rcsv")" "$((want / 2))" 1 \
+	"--cache resident: OPT is pagesim's at the resident set"
+check "--cache resident: its own curves, the default table kept" \
+	test -s "$tmp/r/t/plots/sweep-resident-cyclic-anon-vanilla.png" -a -s "$csv"
 usage_error "the same name with other run options: exit 2, one line" \
 	"$lab" sweep --sizes 112M --policies vanilla,vanilla-mglru --reps 2 --results "$tmp/r" --name t --mem 256M
 done_testing

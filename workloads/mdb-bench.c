@@ -47,6 +47,7 @@ struct mdb {
 	int index_fd, record_fd;
 	const unsigned char *index_map, *record_map;
 	unsigned char *buf;
+	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -167,14 +168,22 @@ static double run(struct wl *w)
 		    (unsigned long long)db->index_pages, strerror(errno));
 
 	prng_seed(&rng, w->seed);
+	resident_sampler_init(&db->resident, resident_half(db->ops));
 	wl_timer_start(w);
 	for (uint64_t op = 0; op < db->ops; op++) {
 		uint64_t key = prng_below(&rng, db->keys);
 
+		if (resident_sample_due_in_run(&db->resident, op, db->ops))
+			resident_sample_files(&db->resident, 2,
+					      (const int[]){ db->index_fd, db->record_fd },
+					      (const uint64_t[]){ db->index_pages * LAB_PAGE_SIZE,
+								  db->record_pages * LAB_PAGE_SIZE },
+					      "a database file");
+
 		check_page(w, 0, key / db->keys_per_index_page, op);
 		check_page(w, 1, key / KEYS_PER_RECORD_PAGE, op);
 	}
-	return wl_timer_elapsed(w);
+	return wl_timer_elapsed(w) - db->resident.seconds;
 }
 
 static void report(struct wl *w, double elapsed)
@@ -188,6 +197,7 @@ static void report(struct wl *w, double elapsed)
 	result_num(&w->res, "record_resident_fraction",
 		   resident_fraction(db->record_fd, db->record_pages * LAB_PAGE_SIZE,
 				     "the record file"));
+	resident_sampler_report(&db->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

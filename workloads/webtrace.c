@@ -17,6 +17,7 @@
 #include "driver.h"
 #include "err.h"
 #include "meminfo.h"
+#include "resident.h"
 #include "spc.h"
 #include "stamp.h"
 #include "webgen.h"
@@ -40,6 +41,11 @@ struct webtrace {
 	struct spc_trace trace;
 	uint64_t extent[ASU_SLOTS]; /* pages per ASU file, 0: no file */
 	int fd[ASU_SLOTS];
+	/* the open files, for the resident samples */
+	int data_fd[ASU_SLOTS];
+	uint64_t data_bytes[ASU_SLOTS];
+	size_t nr_data;
+	struct resident_sampler resident;
 	uint64_t max_request_pages;
 	int has_writes;
 	uint64_t reads, writes, bytes, pages;
@@ -193,6 +199,8 @@ static void open_data(struct wl *w)
 		path = asu_path(w, a);
 		wt->fd[a] = wl_open_data(w, path, wt->extent[a], a,
 					 wt->has_writes ? O_RDWR : O_RDONLY);
+		wt->data_fd[wt->nr_data] = wt->fd[a];
+		wt->data_bytes[wt->nr_data++] = wt->extent[a] * LAB_PAGE_SIZE;
 		free(path);
 	}
 }
@@ -247,10 +255,16 @@ static double run(struct wl *w)
 	if (posix_memalign((void **)&buf, LAB_PAGE_SIZE,
 			   (size_t)wt->max_request_pages * LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory for the I/O buffer");
+	resident_sampler_init(&wt->resident, resident_half(wt->trace.n));
 	wl_timer_start(w);
 	for (size_t i = 0; i < wt->trace.n; i++) {
 		const struct spc_req *r = &wt->trace.reqs[i];
 		uint64_t first, last, run_start, run_len = 0;
+
+		/* a timed replay keeps the trace's pace: no samples */
+		if (!wt->timed && resident_sample_due_in_run(&wt->resident, i, wt->trace.n))
+			resident_sample_files(&wt->resident, wt->nr_data, wt->data_fd,
+					      wt->data_bytes, "an ASU file");
 
 		if (wt->timed) {
 			double due = w->start + (r->ts - t0), now = clock_now();
@@ -281,7 +295,7 @@ static double run(struct wl *w)
 		wt->bytes += r->size;
 		wt->pages += last - first + 1;
 	}
-	elapsed = wl_timer_elapsed(w);
+	elapsed = wl_timer_elapsed(w) - wt->resident.seconds;
 	free(buf);
 	return elapsed;
 }
@@ -299,6 +313,7 @@ static void report(struct wl *w, double elapsed)
 		   elapsed > 0 ? (double)(wt->reads + wt->writes) / elapsed : 0);
 	if (wt->timed)
 		result_num(&w->res, "max_lag_s", wt->max_lag_s);
+	resident_sampler_report(&wt->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

@@ -38,6 +38,8 @@ check "mlocked run keeps the whole index resident" \
 check "the access mode does not change the references" cmp -s "$TAP_TMP/a.refs" "$TAP_TMP/c.refs"
 expect_exit 0 "mdb-bench all" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --no-drop-caches
 check "all phase verified" test "$(result_field verified)" = true
+check "with the cache kept, the resident samples count both files' 1024 pages" \
+	result_is '.resident_samples == 8 and .resident_pages == 1024'
 
 printf '\x01' | dd of="$DIR/mdb-index.dat" bs=1 seek=$((5 * 4096 + 8)) conv=notrunc status=none
 expect_exit 3 "a corrupted index page makes mdb-bench exit 3" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --phase run

@@ -34,6 +34,8 @@ check "setup made one file per ASU" test "$(find "$DIR" -name 'webtrace-asu*.dat
 check "each ASU file is a third of the footprint" test "$(stat -c %s "$DIR/webtrace-asu1.dat")" = $((8 * 1024 * 1024 / 3 / 32768 * 32768))
 expect_exit 0 "webtrace run (generated trace)" "$BIN/webtrace" "${GEN[@]}" --dir "$DIR" --phase run --emit-refs "$TAP_TMP/run.refs"
 check "webtrace run verified every read" test "$(result_field verified)" = true
+check "webtrace samples its resident cache 8 times over the second half, all ASU files counted" \
+	result_is '.resident_samples == 8 and .resident_pages > 0 and .resident_pages * 4096 <= .size_bytes'
 check "webtrace reports requests, bytes, pages and requests/s" \
 	test "$(result_json | jq -c '[.requests, .reads, .writes, (.bytes > 0), (.pages > 0), (.requests_per_s > 0)]')" = '[3000,3000,0,true,true,true]'
 check "the RESULT page count matches the trace's pages" \

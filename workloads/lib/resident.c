@@ -58,7 +58,10 @@ double resident_fraction(int fd, uint64_t bytes, const char *what)
 
 void resident_sampler_init(struct resident_sampler *s, uint64_t pages)
 {
-	s->every = pages / RESIDENT_SAMPLES_PER_PASS ? pages / RESIDENT_SAMPLES_PER_PASS : 1;
+	/* rounded up: at most RESIDENT_SAMPLES_PER_PASS samples a pass */
+	s->every = (pages + RESIDENT_SAMPLES_PER_PASS - 1) / RESIDENT_SAMPLES_PER_PASS;
+	if (!s->every)
+		s->every = 1;
 	s->sum = 0;
 	s->samples = 0;
 	s->seconds = 0;
@@ -81,11 +84,22 @@ void resident_sample_mapping(struct resident_sampler *s, const void *addr, uint6
 
 void resident_sample_file(struct resident_sampler *s, int fd, uint64_t bytes, const char *what)
 {
-	double t = clock_now();
-	uint64_t resident, total;
+	resident_sample_files(s, 1, &fd, &bytes, what);
+}
 
-	resident_pages(fd, bytes, what, &resident, &total);
-	sample_add(s, resident, t);
+void resident_sample_files(struct resident_sampler *s, size_t n, const int *fds,
+			   const uint64_t *bytes, const char *what)
+{
+	double t = clock_now();
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t resident, total;
+
+		resident_pages(fds[i], bytes[i], what, &resident, &total);
+		sum += resident;
+	}
+	sample_add(s, sum, t);
 }
 
 void resident_sampler_report(const struct resident_sampler *s, struct result *res)

@@ -2,6 +2,7 @@
 #ifndef LAB_RESIDENT_H
 #define LAB_RESIDENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct result;
@@ -51,10 +52,32 @@ static inline int resident_sample_due(const struct resident_sampler *s, uint64_t
 	return pass > 0 && page % s->every == 0;
 }
 
+/*
+ * A run without passes (a trace, random lookups) is taken as two halves
+ * of steps / 2 steps: the first fills memory, the second is sampled.
+ * Initialise with resident_sampler_init(s, resident_half(steps)).
+ */
+static inline uint64_t resident_half(uint64_t steps)
+{
+	return steps / 2 ? steps / 2 : 1;
+}
+
+static inline int resident_sample_due_in_run(const struct resident_sampler *s, uint64_t step,
+					     uint64_t steps)
+{
+	uint64_t half = resident_half(steps);
+
+	return resident_sample_due(s, step / half, step % half);
+}
+
 /* One sample: the resident pages of a mapping, or of a file's first bytes. */
 void resident_sample_mapping(struct resident_sampler *s, const void *addr, uint64_t bytes,
 			     const char *what);
 void resident_sample_file(struct resident_sampler *s, int fd, uint64_t bytes, const char *what);
+
+/* One sample over n files (fds[i], its first bytes[i]): their sum. */
+void resident_sample_files(struct resident_sampler *s, size_t n, const int *fds,
+			   const uint64_t *bytes, const char *what);
 
 /* resident_pages (the mean) and resident_samples, when there were any. */
 void resident_sampler_report(const struct resident_sampler *s, struct result *res);

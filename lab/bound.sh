@@ -3,7 +3,8 @@
 # reference string, next to what the kernel did in that run.
 #
 #   bound.sh [--format text|markdown|html|csv] [--models LIST] [--plot DIR]
-#            [--size available|resident] [--summary] [--ignore PARAM]... RUN...
+#            [--size available|resident] [--refs FILE] [--summary]
+#            [--ignore PARAM]... RUN...
 #
 # Orchestration only: for every run recorded with --refs (refs.bin beside
 # result.json) pagesim replays the string at the run's size,
@@ -16,7 +17,9 @@
 # policy-to-model mapping is labstat's too). Model misses include the
 # first touch of every page (`distinct`); the kernel counts a first touch
 # of anonymous memory as a minor fault, so compare majflt with misses -
-# distinct.
+# distinct. --refs FILE replays one string for runs recorded without
+# --refs: the workloads' strings depend only on their options and seed,
+# so the binary's --emit-refs on the host writes the string a run had.
 #
 # --plot DIR draws a miss-ratio curve per experiment into
 # DIR/mrc-SLUG.png/.svg with analysis/plot/plot.sh bound: every model's
@@ -32,7 +35,8 @@ source "$(dirname "$0")/common.sh"
 usage() {
 	cat <<'USAGE'
 usage: lab.sh bound [--format text|markdown|html|csv] [--models LIST] [--plot DIR]
-                    [--size available|resident] [--summary] [--ignore PARAM]... RUN...
+                    [--size available|resident] [--refs FILE] [--summary]
+                    [--ignore PARAM]... RUN...
 
 For each run recorded with --refs: OPT's misses and each model's misses
 (pagesim) at the run's size (mem_available_pages), next to the kernel's
@@ -48,8 +52,13 @@ exit is not ok, are left out with a note.
   --size S       the cache size the models replay at: available (default,
                  MemAvailable when the workload started) or resident (the
                  mean resident set of the run's data in its loop, which
-                 the cyclic workloads measure; runs without it are left
-                 out with a note)
+                 the workloads measure; runs without it are left out
+                 with a note)
+  --refs FILE    replay FILE (LABREFS1, e.g. the workload's --emit-refs on
+                 the host with the run's size and seed) for every run
+                 instead of its refs.bin, so that runs recorded without
+                 --refs can be compared; all runs must be of one
+                 workload, size (workload_result.size_bytes) and seed
   --summary      only the second table (with --format csv, the default
                  is the first table alone): per experiment, OPT, the
                  policy's own model (lru2q for vanilla and lru; none for
@@ -67,7 +76,7 @@ USAGE
 	exit 0
 }
 
-format=text models="" plot_dir="" summary_only=0 size_from=available
+format=text models="" plot_dir="" summary_only=0 size_from=available refs_file=""
 inputs=() ignore=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -75,6 +84,7 @@ while [[ $# -gt 0 ]]; do
 	--models) need "$@"; models=$2; shift 2 ;;
 	--plot) need "$@"; plot_dir=$2; shift 2 ;;
 	--size) need "$@"; size_from=$2; shift 2 ;;
+	--refs) need "$@"; refs_file=$2; shift 2 ;;
 	--summary) summary_only=1; shift ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	--) shift; inputs+=("$@"); break ;;
@@ -85,6 +95,7 @@ done
 in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|html|csv)"
 in_list "$size_from" available resident || die "$EX_USAGE" "bad --size '$size_from' (available|resident)"
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one run (see lab.sh bound --help)"
+[[ -z $refs_file || -s $refs_file ]] || die "$EX_USAGE" "--refs: no such reference string: $refs_file"
 pagesim=$LAB_BUILD/analysis/pagesim
 labstat=$LAB_BUILD/analysis/labstat
 require_tools "$pagesim" "$labstat"
@@ -110,10 +121,16 @@ first_error() { grep -v '^labstat: note:' "$1" | head -n1 | sed 's/^labstat: //'
 "$labstat" --list-runs "${ignore[@]}" "${inputs[@]}" >"$tmp/runs.csv" 2>"$tmp/list.err" ||
 	die "$EX_USAGE" "$(first_error "$tmp/list.err")"
 relay_notes "$tmp/list.err"
-runs=() rows=() notes=()
+runs=() rows=() notes=() refs_key=""
 while IFS=, read -r row _ _ result; do
 	d=$(dirname "$result")
-	if [[ ! -s $d/refs.bin ]]; then
+	if [[ -n $refs_file ]]; then
+		# one string fits only runs of one workload, size and seed
+		key=$(jq -r '"\(.workload) \(.workload_result.size_bytes // "?") \(.seed)"' "$result")
+		[[ -z $refs_key || $key == "$refs_key" ]] ||
+			die "$EX_USAGE" "--refs: ${d#"$PWD"/} is workload, size, seed $key, not $refs_key like the first run"
+		refs_key=$key
+	elif [[ ! -s $d/refs.bin ]]; then
 		notes+=("note: ${d#"$PWD"/}: no refs.bin (run without --refs), left out")
 		continue
 	fi
@@ -134,8 +151,8 @@ mkdir -p "$tmp/sim"
 for d in "${runs[@]}"; do
 	read -r id size < <(jq -r "\"\\(.run_id) \\($size_key // 0)\"" "$d/result.json")
 	((size > 0)) || continue	# labstat names it
-	"$pagesim" --sizes "$size" --policies "$models" --format csv "$d/refs.bin" >"$tmp/sim/$id.csv" ||
-		die "$EX_HARNESS" "pagesim failed on ${d#"$PWD"/}/refs.bin"
+	"$pagesim" --sizes "$size" --policies "$models" --format csv "${refs_file:-$d/refs.bin}" >"$tmp/sim/$id.csv" ||
+		die "$EX_HARNESS" "pagesim failed on ${refs_file:-${d#"$PWD"/}/refs.bin}"
 done
 
 tables=both
@@ -162,14 +179,15 @@ while IFS= read -r group; do
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "policy,cache_pages,pswpin,refaults"; next }
 		$1 == g { print $2 "," $(c["cache_pages"]) "," $(c["pswpin"]) "," $(c["refaults"]) }
 	' "$tmp/table.csv" >"$tmp/kernel.csv"
-	distinct=$("$pagesim" --sizes 1 --policies opt --format csv "$first/refs.bin" | awk -F, 'NR == 2 {print $4}')
+	string=${refs_file:-$first/refs.bin}
+	distinct=$("$pagesim" --sizes 1 --policies opt --format csv "$string" | awk -F, 'NR == 2 {print $4}')
 	lo=$((distinct / 10 > 0 ? distinct / 10 : 1))
 	hi=$((distinct * 6 / 5))
 	step=$(((hi - lo) / 40 > 0 ? (hi - lo) / 40 : 1))
 	sizes="$lo:$hi:$step"
 	for s in $(tail -n +2 "$tmp/kernel.csv" | cut -d, -f2 | sort -un); do sizes="$sizes,$s"; done
-	"$pagesim" --sizes "$sizes" --policies "$models" --format csv "$first/refs.bin" >"$tmp/mrc.csv" ||
-		die "$EX_HARNESS" "pagesim failed on ${first#"$PWD"/}/refs.bin"
+	"$pagesim" --sizes "$sizes" --policies "$models" --format csv "$string" >"$tmp/mrc.csv" ||
+		die "$EX_HARNESS" "pagesim failed on ${string#"$PWD"/}"
 	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"${group// /-}" | sed 's/-*$//; s/--*/-/g')
 	out=$plot_dir/mrc-$slug
 	"$LAB_TOP/analysis/plot/plot.sh" bound -t "$group ($distinct distinct pages): misses vs cache size" \

@@ -64,6 +64,25 @@ usage_error "bad --size: exit 2, one line" "$lab" bound --size half "$tmp/runs"
 mkdir -p "$tmp/norefs/x"
 cp "$tmp"/runs/*-vanilla-cyclic-anon-r1-*/result.json "$tmp/norefs/x/"
 usage_error "no refs.bin: exit 2, one line" "$lab" bound "$tmp/norefs"
+# --refs FILE: one string (as the workload's --emit-refs writes it on the
+# host) for runs recorded without --refs.
+cp -r "$tmp/runs" "$tmp/given"
+string=$tmp/string.refs
+mv "$(find "$tmp/given" -name refs.bin | sort | head -n1)" "$string"
+find "$tmp/given" -name refs.bin -delete
+"$lab" bound --format csv --refs "$string" "$tmp/given" >"$tmp/given.csv" 2>"$tmp/given.err"
+check "--refs: a row for every run, none of which has a refs.bin" \
+	test "$(tail -n +2 "$tmp/given.csv" | wc -l)" = 4
+bad=0
+while IFS=, read -r -a row; do
+	want=$("$pagesim" --sizes "${row[3]}" --policies opt --format csv "$string" | awk -F, 'NR == 2 {print $5}')
+	[[ ${row[$(($(col opt) - 1))]} == "$want" ]] || bad=1
+done < <(tail -n +2 "$tmp/given.csv")
+check "--refs: OPT is pagesim's on that string at each run's size" test "$bad" = 0
+one=$(find "$tmp/given" -name result.json | sort | tail -n1)
+jq '.workload_result.size_bytes = 4096' "$one" >"$one.new" && mv "$one.new" "$one"
+usage_error "--refs over runs of another size: exit 2, one line" "$lab" bound --refs "$string" "$tmp/given"
+usage_error "--refs without the file: exit 2, one line" "$lab" bound --refs "$tmp/none.refs" "$tmp/runs"
 usage_error "unknown model: exit 2, one line" "$lab" bound --models opt,nope "$tmp/runs"
 usage_error "no RUN: exit 2, one line" "$lab" bound
 usage_error "missing path: exit 2, one line" "$lab" bound "$tmp/nope"

@@ -61,9 +61,12 @@ kernel-reset:
 kernel-check: deps
 	@$(KSCRIPTS)/check-series.sh
 
-# What the series adds to lru's and mglru's paths, from the two built
-# kernels' vmlinux (fails when more than static branches).
-kernel-cost: tools
+# What the series adds to lru's and mglru's paths, from vanilla's and
+# lab's vmlinux built with jump labels (cost.config; not the guest
+# kernels): fails when more than static branches.
+kernel-cost: deps tools
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh vanilla && $(KSCRIPTS)/prepare-tree.sh lab && \
+		$(KSCRIPTS)/build-kernel.sh cost-vanilla && $(KSCRIPTS)/build-kernel.sh cost-lab)
 	@$(KSCRIPTS)/kernel-cost.sh
 
 workloads:

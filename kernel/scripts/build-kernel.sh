@@ -2,7 +2,7 @@
 # Configure and build one guest kernel flavour and install it into
 # build/kernels/FLAVOUR/ (bzImage, config, info.json).
 #
-#   build-kernel.sh vanilla|lab|debug|test
+#   build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab
 #
 # vanilla: the unpatched source with lab.config (the reference kernel).
 # lab:     the series applied, lab.config + series.config.
@@ -10,6 +10,9 @@
 # test:    the lab source with test.config on top: the policies that exist
 #          only to be tested (the safety fallback's test-stall).  It differs
 #          from lab by a few symbols, so ccache serves most of its build.
+# cost-vanilla, cost-lab: vanilla and lab with cost.config (jump labels
+#          on), for make kernel-cost; vmlinux only, left in the object
+#          directory (build/src/*/_out-cost-*), not installed.
 #
 # The object directory is an immediate subdirectory of the source tree, so
 # the kernel's srctree is ".." and compiler command lines are the same in
@@ -25,7 +28,9 @@ vanilla) src=$LAB_BUILD/src/vanilla fragments="lab.config" ;;
 lab) src=$LAB_BUILD/src/lab fragments="lab.config series.config" ;;
 debug) src=$LAB_BUILD/src/lab fragments="lab.config series.config debug.config" ;;
 test) src=$LAB_BUILD/src/lab fragments="lab.config series.config test.config" ;;
-*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug|test" ;;
+cost-vanilla) src=$LAB_BUILD/src/vanilla fragments="lab.config cost.config" ;;
+cost-lab) src=$LAB_BUILD/src/lab fragments="lab.config series.config cost.config" ;;
+*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab" ;;
 esac
 [[ -f $src/Makefile ]] || die "$EX_MISSING" "no source tree in ${src#"$LAB_TOP"/} (run prepare-tree.sh first)"
 
@@ -67,13 +72,19 @@ else
 	rm "$fragment.new"
 fi
 
-say "building $flavour kernel (make -j$(($(nproc) + 1)) bzImage; about 10 min cold, 1-2 min incremental)"
+target=bzImage
+[[ $flavour != cost-* ]] || target=vmlinux
+say "building $flavour kernel (make -j$(($(nproc) + 1)) $target; about 10 min cold, 1-2 min incremental)"
 start=$(date +%s)
-if ! make_k -s -j"$(($(nproc) + 1))" bzImage >"$out/build.log" 2>&1; then
+if ! make_k -s -j"$(($(nproc) + 1))" "$target" >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "$EX_HARNESS" "$flavour kernel build failed; full log: ${out#"$LAB_TOP"/}/build.log"
 fi
 secs=$(($(date +%s) - start))
+if [[ $flavour == cost-* ]]; then
+	say "$flavour vmlinux ready in ${out#"$LAB_TOP"/} ($((secs))s)"
+	exit 0
+fi
 
 release=$(cat "$out/include/config/kernel.release")
 config_sha=$(sha_stdin <"$out/.config")

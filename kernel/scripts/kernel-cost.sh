@@ -47,8 +47,9 @@
 # --function SPEC: compare SPEC instead of HOT (repeat for several).
 # --files LIST: source files (basenames) whose changed functions are added;
 #   default FILES below, '' for none.
-# VANILLA_VMLINUX LAB_VMLINUX: default the build trees' vmlinux
-#   (build/src/vanilla/_out-vanilla, build/src/lab/_out-lab).
+# VANILLA_VMLINUX LAB_VMLINUX: default the cost kernels' vmlinux, built
+#   with jump labels by make kernel-cost (build/src/vanilla/_out-cost-vanilla,
+#   build/src/lab/_out-cost-lab; build-kernel.sh cost-vanilla|cost-lab).
 #
 # Exit: 0 every function passes, 1 one does not, 2 bad usage or a missing
 # vmlinux, 3 an unreadable ELF file, 4 objdump failed, 5 a function is in
@@ -111,10 +112,10 @@ done
 
 case ${#paths[@]} in
 0)
-	vanilla=$LAB_BUILD/src/vanilla/_out-vanilla/vmlinux
-	lab=$LAB_BUILD/src/lab/_out-lab/vmlinux
+	vanilla=$LAB_BUILD/src/vanilla/_out-cost-vanilla/vmlinux
+	lab=$LAB_BUILD/src/lab/_out-cost-lab/vmlinux
 	for f in vanilla lab; do
-		[[ -f ${!f} ]] || die "$EX_USAGE" "no $f vmlinux at ${!f#"$LAB_TOP"/} ($(build_hint "$f") builds it)"
+		[[ -f ${!f} ]] || die "$EX_USAGE" "no $f vmlinux at ${!f#"$LAB_TOP"/} (make kernel-cost builds it)"
 	done
 	;;
 2)

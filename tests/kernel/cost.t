@@ -127,17 +127,17 @@ usage_error "a missing file: exit 2, one line" "$cost" "$tmp/hot0" "$tmp/none"
 rc=0
 LAB_BUILD=$tmp/nobuild "$cost" >/dev/null 2>"$tmp/err" || rc=$?
 is "$rc" 2 "no built kernels: exit 2"
-check "... naming the command that builds the vanilla one" grep -q 'make kernel-vanilla' "$tmp/err"
+check "... naming the command that builds them" grep -q 'make kernel-cost' "$tmp/err"
 rc=0
 "$cost" --function no_such_function --files '' "$tmp/hot0" "$tmp/hot1" >/dev/null 2>"$tmp/err" || rc=$?
 is "$rc" 5 "a function in neither file: exit 5"
 
-# The built kernels (make test builds both).
+# The guest kernels (make test builds both).
 vanilla=$top/build/src/vanilla/_out-vanilla/vmlinux
 lab=$top/build/src/lab/_out-lab/vmlinux
 if [[ -f $vanilla && -f $lab ]]; then
 	rc=0
-	"$cost" >"$tmp/kernel.md" 2>"$tmp/err" || rc=$?
+	"$cost" "$vanilla" "$lab" >"$tmp/kernel.md" 2>"$tmp/err" || rc=$?
 	check "the kernels are compared (exit 0 or 1, not an error)" test "$rc" -le 1
 	# The tool sees jump labels exactly when the lab kernel was built with
 	# them (vmlinux keeps the table inside .data between
@@ -158,5 +158,15 @@ if [[ -f $vanilla && -f $lab ]]; then
 	diag "${rows[@]}"
 else
 	skip "the built kernels are compared" "no vmlinux in build/src/{vanilla,lab} (make kernels)"
+fi
+# The cost kernels (jump labels on), when make kernel-cost built them: the
+# series may add nothing but static branches to a native path.
+if [[ -f $top/build/src/vanilla/_out-cost-vanilla/vmlinux && -f $top/build/src/lab/_out-cost-lab/vmlinux ]]; then
+	rc=0
+	"$cost" >"$tmp/cost.md" 2>"$tmp/err" || rc=$?
+	check "with jump labels no native path gains an instruction (kernel-cost exit $rc)" test "$rc" = 0
+	diag "$(grep -F 'FAIL' "$tmp/cost.md" || true)"
+else
+	skip "the native paths gain nothing with jump labels" "no cost kernels (make kernel-cost)"
 fi
 done_testing

@@ -51,6 +51,8 @@ for policy in $policies; do
 		jq -e --arg p "$stat_prefix" '.policy_stats | keys | any(startswith($p))' "$res"
 	check "$policy: no WARNING or BUG on the console" \
 		bash -c "! grep -aE 'WARNING:|BUG:|Oops' '$dir/console.log'"
+	check "$policy: first_young=fault by default: no folio got a second look" \
+		jq -e '.policy_stats.second_looks == 0' "$res"
 
 	trace-cmd report -i "$dir/trace.dat" >"$tmp/$policy.report" 2>/dev/null || true
 	grep -a 'page_replace_' "$tmp/$policy.report" >"$tmp/$policy.events" || true
@@ -105,4 +107,20 @@ for policy in $policies; do
 			test "$((steal * 10))" -ge "$((scan * 9))" -a "$scan" -gt 0
 	fi
 done
+
+# page_replace.first_young=look: a new anonymous page's first young pte
+# (the fault's, or a use since) earns it another lap instead of eviction.
+rc=0
+"$top/lab.sh" run cart cyclic-anon --size 280M --timeout 400 --boot-arg page_replace.first_young=look \
+	-- --passes 2 >"$tmp/look.out" 2>"$tmp/look.err" || rc=$?
+res=$(last_line "$tmp/look.out")/result.json
+check "cart, first_young=look: cyclic-anon exits 0 with its data verified" \
+	test "$rc" = 0 -a "$(jq -r .verified "$res" 2>/dev/null)" = true
+[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/look.err")"
+check "cart, first_young=look: the boot argument is recorded" \
+	jq -e '.params.boot_args == ["page_replace.first_young=look"]' "$res"
+check "cart, first_young=look: new pages got second looks ($(jq -r .policy_stats.second_looks "$res" 2>/dev/null))" \
+	jq -e '.policy_stats.second_looks > 0' "$res"
+check "cart, first_young=look: no WARNING or BUG on the console" \
+	bash -c "! grep -aE 'WARNING:|BUG:|Oops' '$(dirname "$res")/console.log'"
 done_testing

@@ -21,8 +21,12 @@ export LAB_RESULTS=$tmp/res
 # kernel against its model": 1.03-1.04x), but its anonymous loop spread
 # to 1.07x before patch 36, so it is not a default cell; run it with a
 # tolerance: LAB_TEST_CELLS="POLICY:WORKLOAD[:TOLERANCE%] ...".
+# clockpro-lirs on the page-cache loop reads back 3.4-3.7% more than its
+# model here (three runs on 6bde95cb) and 5.6% more on a fresh CI machine
+# (49,579 against 46,966; the model said 44,740-44,830 here): it
+# is held to 7%, and to 1.15x OPT.
 cells=${LAB_TEST_CELLS:-lru:cyclic-anon cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
-random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file}
+random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file:7}
 run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
 
 for cell in $cells; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Each kernel policy is the algorithm it names: on a small loop, with swap
+# Each kernel policy is the algorithm it names: on a small loop (and
+# cart-r on webtrace, whose adaptation a loop does not test), with swap
 # and file readahead off, the kernel reads back what the policy's model
 # (pagesim, on the run's own reference string) misses beyond the first
 # touches, within 5% (random: 10%, its model draws from a different
@@ -25,8 +26,13 @@ export LAB_RESULTS=$tmp/res
 # model here (three runs on 6bde95cb) and 5.6% more on a fresh CI machine
 # (49,579 against 46,966; the model said 44,740-44,830 here): it
 # is held to 7%, and to 1.15x OPT.
+# cart-r on webtrace: its counter r must see the first reads of the
+# Zipf replay (the miss op), or the type stays "cyclic" and the kernel
+# reads back 1.64x its model; with them 1.058 in two runs (cart, whose
+# model it then follows, 1.05-1.06 there: the cause is not measured
+# yet), so 8%.
 cells=${LAB_TEST_CELLS:-lru:cyclic-anon cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
-random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file:7}
+random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file:7 cart-r:webtrace:8}
 run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
 
 for cell in $cells; do
@@ -37,7 +43,7 @@ for cell in $cells; do
 	fi
 	case $workload in
 	cyclic-anon) counter=kernel_pswpin ;;
-	cyclic-file) counter=kernel_refaults ;;
+	cyclic-file | webtrace) counter=kernel_refaults ;;
 	*)
 		not_ok "$cell: model.t knows no counter for $workload"
 		continue
@@ -45,8 +51,11 @@ for cell in $cells; do
 	esac
 	out=$tmp/$policy-$workload
 	rc=0
-	wl_args=(--passes 3)
-	[[ $workload == cyclic-file ]] && wl_args+=(--readahead off)
+	case $workload in
+	cyclic-anon) wl_args=(--passes 3) ;;
+	cyclic-file) wl_args=(--passes 3 --readahead off) ;;
+	webtrace) wl_args=(--readahead off) ;;
+	esac
 	"$top/lab.sh" run "$policy" "$workload" "${run_args[@]}" \
 		-- "${wl_args[@]}" >"$out.out" 2>"$out.err" || rc=$?
 	dir=$(last_line "$out.out")

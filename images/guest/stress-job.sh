@@ -292,6 +292,15 @@ if has_group switch; then
 			echo $((size_mb / 2))M >$cg/memory.max
 			cgdir=$cg
 		fi
+		# The limit sits below the global dirty background threshold, and
+		# 6.1's MGLRU does not wake the flushers from memcg reclaim (6.13's
+		# "mm/vmscan: wake up flushers conditionally to avoid cgroup OOM"):
+		# cyclic-file's setup fills the limit with dirty page cache and the
+		# memcg OOMs, on the vanilla kernel too (RELIABILITY.md).  Start
+		# background writeback at a quarter of the limit while this group runs.
+		dirty_bg_bytes=$(cat /proc/sys/vm/dirty_background_bytes)
+		dirty_bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
+		echo $((size_mb * 1048576 / 8)) >/proc/sys/vm/dirty_background_bytes
 		# shellcheck disable=SC2086 # one word per switch
 		lab-switch "$logs/switch-schedule.jsonl" $schedule &
 		switcher=$!
@@ -329,6 +338,12 @@ if has_group switch; then
 		fi
 		echo "$boot_policy" >$pf
 		[ -z "$cgdir" ] || rmdir $cgdir
+		# Writing one of the pair zeroes the other: restore the one in use.
+		if [ "$dirty_bg_bytes" -gt 0 ]; then
+			echo "$dirty_bg_bytes" >/proc/sys/vm/dirty_background_bytes
+		else
+			echo "$dirty_bg_ratio" >/proc/sys/vm/dirty_background_ratio
+		fi
 		# Empty caches and swap: what is left on the lists is counted exactly.
 		sync
 		echo 3 >/proc/sys/vm/drop_caches

@@ -59,7 +59,9 @@ rc=0
 timeout 120 make -s -C "$top" KSCRIPTS="$ks" SETUP_GOALS=kernels all >"$tmp/all.out" 2>"$tmp/all.err" &
 all=$!
 # 3. Meanwhile a second make (kernel-debug) waits for the whole make all.
-for _ in $(seq 300); do flock -n "$lock" true || break; sleep 0.1; done
+# Its first step running means make all holds the lock; a probe with
+# flock -n would take the lock itself and could make make all wait.
+for _ in $(seq 300); do [[ -n $(at 'prepare-tree vanilla start') ]] && break; sleep 0.1; done
 mk kernel-debug 2>"$tmp/debug.err" || rc=$?
 wait "$all" || rc=$?
 is "$rc" 0 "make all (kernels) and a make kernel-debug beside it: both exit 0, no deadlock"

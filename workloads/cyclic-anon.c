@@ -56,7 +56,7 @@ static double run(struct wl *w)
 	if (mem == MAP_FAILED)
 		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s", (unsigned long long)w->size,
 		    strerror(errno));
-	resident_sampler_init(&ca->resident, pages);
+	resident_sampler_init(&ca->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < ca->passes; pass++) {
 		for (uint64_t page = 0; page < pages; page++) {
@@ -105,7 +105,7 @@ static const struct wl_spec spec = {
 		"  --seed N          stamp seed (default 1)\n"
 		"  --dir DIR         accepted for uniformity and ignored (no files)\n",
 	.objects = "object 0, the region",
-	.flags = WL_SIZE,
+	.flags = WL_SIZE | WL_RESIDENT,
 	.options = options,
 	.option = option,
 	.prepare = prepare,

@@ -94,7 +94,7 @@ static double run(struct wl *w)
 	else if (posix_memalign((void **)&buf, LAB_PAGE_SIZE, LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory");
 
-	resident_sampler_init(&cf->resident, pages);
+	resident_sampler_init(&cf->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < cf->passes; pass++) {
 		for (uint64_t page = 0; page < pages; page++) {
@@ -155,7 +155,7 @@ static const struct wl_spec spec = {
 		"  --passes N        passes over the file (default 3)\n"
 		"  --seed N          stamp seed (default 1); run needs setup's seed\n",
 	.objects = "object 0, the file",
-	.flags = WL_SIZE | WL_FILES,
+	.flags = WL_SIZE | WL_FILES | WL_RESIDENT,
 	.options = options,
 	.option = option,
 	.prepare = prepare,

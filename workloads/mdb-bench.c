@@ -168,7 +168,7 @@ static double run(struct wl *w)
 		    (unsigned long long)db->index_pages, strerror(errno));
 
 	prng_seed(&rng, w->seed);
-	resident_sampler_init(&db->resident, resident_half(db->ops));
+	resident_sampler_init(&db->resident, resident_half(db->ops), w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t op = 0; op < db->ops; op++) {
 		uint64_t key = prng_below(&rng, db->keys);
@@ -219,7 +219,7 @@ static const struct wl_spec spec = {
 	.objects = "index pages are object 0, record pages object 1",
 	.notes = "Reports ops/s and the fraction of index (and record) pages resident in\n"
 		 "the page cache at the end (mincore on a mapping of each file).\n",
-	.flags = WL_SIZE | WL_FILES,
+	.flags = WL_SIZE | WL_FILES | WL_RESIDENT,
 	.min_pages = RECORDS_PER_INDEX_PAGE + 1,
 	.options = options,
 	.option = option,

@@ -255,7 +255,7 @@ static double run(struct wl *w)
 	if (posix_memalign((void **)&buf, LAB_PAGE_SIZE,
 			   (size_t)wt->max_request_pages * LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory for the I/O buffer");
-	resident_sampler_init(&wt->resident, resident_half(wt->trace.n));
+	resident_sampler_init(&wt->resident, resident_half(wt->trace.n), w->resident_samples);
 	wl_timer_start(w);
 	for (size_t i = 0; i < wt->trace.n; i++) {
 		const struct spc_req *r = &wt->trace.reqs[i];
@@ -332,7 +332,7 @@ static const struct wl_spec spec = {
 		"                    setup's seed and trace options\n"
 		"Generator options (ignored with --spc):\n" WEBGEN_HELP,
 	.objects = "object = ASU",
-	.flags = WL_FILES,
+	.flags = WL_FILES | WL_RESIDENT,
 	.options = options,
 	.option = option,
 	.prepare = prepare,

@@ -17,6 +17,15 @@ check "cyclic-anon RESULT has the contract's fields" \
 # Nothing is reclaimed on the host at 4 MiB: every sample sees all pages.
 check "cyclic-anon measures its resident set 8 times a pass after the first" \
 	test "$(result_json | jq -c '[.resident_pages, .resident_samples]')" = '[1024,16]'
+check "its samples agree: min = max = mean, no spread, isolated pages counted" \
+	test "$(result_json | jq -c '[.resident_min, .resident_max, .resident_sd, (.isolated_pages | type)]')" = '[1024,1024,0,"number"]'
+expect_exit 0 "cyclic-anon --resident-samples 32: 32 samples a pass" "$BIN/cyclic-anon" --size 4M --resident-samples 32
+check "2 passes after the first, 32 samples each" test "$(result_field resident_samples)" = 64
+expect_exit 2 "--resident-samples 0 is refused" "$BIN/cyclic-anon" --size 4M --resident-samples 0
+expect_exit 2 "--resident-samples above 4096 is refused" "$BIN/cyclic-anon" --size 4M --resident-samples 4097
+check "cyclic-anon's --help lists --resident-samples" bash -c '"$1" --help | grep -q -- --resident-samples' _ "$BIN/cyclic-anon"
+check "a workload that samples no resident set has no --resident-samples" \
+	bash -c 'h=$("$1" --help) && [[ $h == *--seed* && $h != *resident-samples* ]]' _ "$BIN/ycsb-leveldb"
 check "cyclic-anon refs magic" test "$(refs_magic "$TAP_TMP/anon.refs")" = LABREFS1
 check "cyclic-anon refs header is page size 4096, flags 0" test "$(refs_header "$TAP_TMP/anon.refs")" = "4096 0"
 check "cyclic-anon refs count is pages x passes" test "$(refs_count "$TAP_TMP/anon.refs")" = 3072

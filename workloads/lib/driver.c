@@ -4,6 +4,7 @@
 #include "datafile.h"
 #include "err.h"
 #include "meminfo.h"
+#include "resident.h"
 #include "stamp.h"
 
 #include <errno.h>
@@ -25,6 +26,7 @@ enum {
 	OPT_READAHEAD,
 	OPT_CHECK_ONLY,
 	OPT_HELP,
+	OPT_RESIDENT_SAMPLES,
 };
 
 static const struct option common_options[] = {
@@ -37,6 +39,9 @@ static const struct option common_options[] = {
 };
 
 static const struct option size_option = { "size", required_argument, NULL, OPT_SIZE };
+
+static const struct option resident_option = { "resident-samples", required_argument, NULL,
+					       OPT_RESIDENT_SAMPLES };
 
 static const struct option file_options[] = {
 	{ "no-drop-caches", no_argument, NULL, OPT_KEEP_CACHES },
@@ -61,6 +66,12 @@ static void usage(const struct wl_spec *s)
 		       "                    data file (and madvise(MADV_RANDOM) on its\n"
 		       "                    mappings), so the kernel reads only the pages\n"
 		       "                    asked for (default on)\n");
+	if (s->flags & WL_RESIDENT)
+		printf("  --resident-samples N  how often to sample the data's resident set:\n"
+		       "                    N times a pass after the first, or over the\n"
+		       "                    second half of a run without passes (1 to %d,\n"
+		       "                    default %d)\n",
+		       RESIDENT_SAMPLES_MAX, RESIDENT_SAMPLES_PER_PASS);
 	printf("  --emit-refs FILE  write the timed phase's page reference string\n"
 	       "                    (LABREFS1; %s)\n"
 	       "  --check-only      parse the options and the input files they name,\n"
@@ -80,7 +91,7 @@ static struct option *all_options(const struct wl_spec *s)
 
 	while (s->options && s->options[own].name)
 		own++;
-	o = calloc(own + COUNT(common_options) + COUNT(file_options) + 2, sizeof(*o));
+	o = calloc(own + COUNT(common_options) + COUNT(file_options) + 3, sizeof(*o));
 	if (!o)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	for (size_t i = 0; i < own; i++)
@@ -89,6 +100,8 @@ static struct option *all_options(const struct wl_spec *s)
 		o[n++] = common_options[i];
 	if (s->flags & WL_SIZE)
 		o[n++] = size_option;
+	if (s->flags & WL_RESIDENT)
+		o[n++] = resident_option;
 	if (s->flags & WL_FILES)
 		for (size_t i = 0; i < COUNT(file_options); i++)
 			o[n++] = file_options[i];
@@ -104,6 +117,16 @@ static int parse_readahead(const char *arg)
 	die(EXIT_LAB_USAGE, "bad --readahead value '%s': expected on or off", arg);
 }
 
+static unsigned arg_resident_samples(const char *arg)
+{
+	uint64_t n = arg_positive("--resident-samples", arg);
+
+	if (n > RESIDENT_SAMPLES_MAX)
+		die(EXIT_LAB_USAGE, "bad --resident-samples value '%s': at most %d", arg,
+		    RESIDENT_SAMPLES_MAX);
+	return (unsigned)n;
+}
+
 static void parse(struct wl *w, int argc, char **argv)
 {
 	const struct wl_spec *s = w->spec;
@@ -115,6 +138,7 @@ static void parse(struct wl *w, int argc, char **argv)
 	w->phase = PHASE_ALL;
 	w->dir = "/data";
 	w->readahead = 1;
+	w->resident_samples = RESIDENT_SAMPLES_PER_PASS;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -141,6 +165,9 @@ static void parse(struct wl *w, int argc, char **argv)
 			break;
 		case OPT_CHECK_ONLY:
 			w->check_only = 1;
+			break;
+		case OPT_RESIDENT_SAMPLES:
+			w->resident_samples = arg_resident_samples(optarg);
 			break;
 		case 'h':
 		case OPT_HELP:

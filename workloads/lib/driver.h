@@ -5,7 +5,8 @@
  *
  *   1. parses the common options (--seed, --phase, --dir, --emit-refs,
  *      --check-only, --help, and with the flags below --size,
- *      --no-drop-caches, --readahead) and passes the workload's own to
+ *      --no-drop-caches, --readahead, --resident-samples) and passes the
+ *      workload's own to
  *      spec->option;
  *   2. calls spec->prepare (validate, lay out, parse the input files, add
  *      the describing RESULT fields; it reads what it must and creates,
@@ -39,6 +40,7 @@
 enum wl_flags {
 	WL_SIZE = 1u << 0,  /* --size SIZE (default 150% of MemTotal), in w->size */
 	WL_FILES = 1u << 1, /* data files in --dir: --no-drop-caches, --readahead */
+	WL_RESIDENT = 1u << 2, /* samples its resident set: --resident-samples */
 };
 
 struct wl;
@@ -74,6 +76,7 @@ struct wl {
 	int keep_caches; /* --no-drop-caches */
 	int readahead;   /* --readahead on (1, default) or off (0) */
 	int check_only;  /* --check-only: parse options and inputs, nothing else */
+	unsigned resident_samples; /* WL_RESIDENT: samples a pass (resident.h) */
 	struct refs refs;
 	struct result res;
 	double start; /* of the timed phase */

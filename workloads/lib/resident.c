@@ -5,6 +5,8 @@
 #include "result.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,21 +58,50 @@ double resident_fraction(int fd, uint64_t bytes, const char *what)
 	return total ? (double)resident / (double)total : 0;
 }
 
-void resident_sampler_init(struct resident_sampler *s, uint64_t pages)
+void resident_sampler_init(struct resident_sampler *s, uint64_t pages, unsigned per_pass)
 {
-	/* rounded up: at most RESIDENT_SAMPLES_PER_PASS samples a pass */
-	s->every = (pages + RESIDENT_SAMPLES_PER_PASS - 1) / RESIDENT_SAMPLES_PER_PASS;
+	*s = (struct resident_sampler){ 0 };
+	/* rounded up: at most per_pass samples a pass */
+	s->every = (pages + per_pass - 1) / per_pass;
 	if (!s->every)
 		s->every = 1;
-	s->sum = 0;
-	s->samples = 0;
-	s->seconds = 0;
+}
+
+/* nr_isolated_anon + nr_isolated_file, or -1 when /proc/vmstat says neither. */
+static int64_t isolated_now(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char name[64];
+	unsigned long long v;
+	int64_t sum = 0;
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %llu", name, &v) == 2)
+		if (!strcmp(name, "nr_isolated_anon") || !strcmp(name, "nr_isolated_file")) {
+			sum += (int64_t)v;
+			found++;
+		}
+	fclose(f);
+	return found ? sum : -1;
 }
 
 static void sample_add(struct resident_sampler *s, uint64_t resident, double since)
 {
+	int64_t isolated = isolated_now();
+
+	if (!s->samples || resident < s->min)
+		s->min = resident;
+	if (resident > s->max)
+		s->max = resident;
 	s->sum += resident;
+	s->sum_sq += (double)resident * (double)resident;
 	s->samples++;
+	if (isolated >= 0) {
+		s->isolated_sum += (uint64_t)isolated;
+		s->isolated_samples++;
+	}
 	s->seconds += clock_now() - since;
 }
 
@@ -104,8 +135,19 @@ void resident_sample_files(struct resident_sampler *s, size_t n, const int *fds,
 
 void resident_sampler_report(const struct resident_sampler *s, struct result *res)
 {
+	double n = (double)s->samples, mean, var;
+
 	if (!s->samples)
 		return;
+	mean = (double)s->sum / n;
+	/* sample variance; rounding can take it a hair below 0 */
+	var = s->samples > 1 ? (s->sum_sq - n * mean * mean) / (n - 1) : 0;
 	result_u64(res, "resident_pages", (s->sum + s->samples / 2) / s->samples);
 	result_u64(res, "resident_samples", s->samples);
+	result_u64(res, "resident_min", s->min);
+	result_u64(res, "resident_max", s->max);
+	result_num(res, "resident_sd", var > 0 ? sqrt(var) : 0);
+	if (s->isolated_samples)
+		result_num(res, "isolated_pages",
+			   (double)s->isolated_sum / (double)s->isolated_samples);
 }

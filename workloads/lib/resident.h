@@ -28,22 +28,31 @@ uint64_t resident_in_mapping(const void *addr, uint64_t bytes, const char *what)
 
 /*
  * The cache a loop over a data set really had: its resident pages sampled
- * RESIDENT_SAMPLES_PER_PASS times per pass from the second pass on (the
- * first fills memory), averaged. A model replayed at this size sees the
- * memory the kernel gave the data, not MemAvailable, which also counts
- * the free pages reclaim keeps above its watermarks. The time spent
- * sampling (s->seconds) is to be left out of the timed phase.
+ * a number of times per pass (RESIDENT_SAMPLES_PER_PASS unless the
+ * workload's --resident-samples says otherwise) from the second pass on
+ * (the first fills memory), averaged. A model replayed at this size sees
+ * the memory the kernel gave the data, not MemAvailable, which also
+ * counts the free pages reclaim keeps above its watermarks. The spread of
+ * the samples and the pages reclaim held isolated from the LRU lists at
+ * each (/proc/vmstat) say how far the cache moved around that mean. The
+ * time spent sampling (s->seconds) is to be left out of the timed phase.
  */
 #define RESIDENT_SAMPLES_PER_PASS 8
+#define RESIDENT_SAMPLES_MAX 4096
 
 struct resident_sampler {
 	uint64_t every;   /* references between samples */
 	uint64_t sum;     /* of the samples' resident pages */
+	double sum_sq;    /* of their squares, for the spread */
+	uint64_t min, max;
 	uint64_t samples;
+	uint64_t isolated_sum; /* nr_isolated_anon + nr_isolated_file */
+	uint64_t isolated_samples;
 	double seconds;   /* spent sampling: not the workload's time */
 };
 
-void resident_sampler_init(struct resident_sampler *s, uint64_t pages);
+/* Up to per_pass samples (1 to RESIDENT_SAMPLES_MAX) in each pass of pages. */
+void resident_sampler_init(struct resident_sampler *s, uint64_t pages, unsigned per_pass);
 
 /* Whether the reference to page of pass is a sampling point. */
 static inline int resident_sample_due(const struct resident_sampler *s, uint64_t pass,
@@ -79,7 +88,12 @@ void resident_sample_file(struct resident_sampler *s, int fd, uint64_t bytes, co
 void resident_sample_files(struct resident_sampler *s, size_t n, const int *fds,
 			   const uint64_t *bytes, const char *what);
 
-/* resident_pages (the mean) and resident_samples, when there were any. */
+/*
+ * When there were samples: resident_pages (the mean), resident_samples,
+ * resident_min, resident_max, resident_sd (the samples' standard
+ * deviation) and, where /proc/vmstat could be read, isolated_pages (the
+ * mean of the pages isolated from the LRU lists at the samples).
+ */
 void resident_sampler_report(const struct resident_sampler *s, struct result *res);
 
 #endif

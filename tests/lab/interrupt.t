@@ -12,6 +12,11 @@ need_guest vanilla
 # A script's background jobs ignore SIGINT unless job control is on; with
 # it, each job is a process group of its own, as a command at a terminal.
 set -m
+# A signal ignored when a shell starts cannot be trapped in it, and a
+# test run started in the background (nohup ... &) ignores SIGINT from
+# the top: env gives the lab commands SIGINT's default back, as a
+# terminal would.
+interruptible=(env --default-signal=INT)
 
 # wait_for FILE REGEX SECONDS: until FILE has a line matching REGEX.
 wait_for() {
@@ -26,7 +31,7 @@ wait_for() {
 # interrupted NAME PID RUNDIR: SIGINT to PID (a lab command whose guest
 # hangs, its results under RUNDIR); everything of that run is gone in 5 s.
 interrupted() {
-	local name=$1 pid=$2 dir=$3 part id rc=0 t0 t1
+	local name=$1 pid=$2 dir=$3 part id rc=0 t0 t1 watchdog
 	part=$(find "$dir" -name '.*.partial' | head -n1)
 	id=$(basename "$part" .partial)
 	id=${id#.}
@@ -35,12 +40,20 @@ interrupted() {
 	check "$name: its QEMU runs" test -n "$(pgrep -f "qemu-system-x86_64 .*/runs/$id/")"
 	t0=$SECONDS
 	kill -INT "$pid"
+	# a run that ignores SIGINT fails the checks below, not the whole suite
+	(sleep 60 && kill -TERM "$pid") 2>/dev/null &
+	watchdog=$!
 	wait "$pid" || rc=$?
 	t1=$SECONDS
+	kill "$watchdog" 2>/dev/null || true
+	wait "$watchdog" 2>/dev/null || true
 	is "$rc" 130 "$name: SIGINT ends it with exit 130"
 	check "$name: within 5 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 5
-	if pgrep -f "$id" >/dev/null; then
-		not_ok "$name: no process of that run left (QEMU, timeout, tail)" "$(pgrep -af "$id")"
+	# its work directory (QEMU, timeout) or its partial directory (tail);
+	# not the bare id, which a run beside it records among its neighbours
+	if pgrep -f "runs/$id/|\.$id\.partial" >/dev/null; then
+		not_ok "$name: no process of that run left (QEMU, timeout, tail)" \
+			"$(pgrep -af "runs/$id/|\.$id\.partial")"
 	else
 		ok "$name: no process of that run left (QEMU, timeout, tail)"
 	fi
@@ -50,7 +63,7 @@ interrupted() {
 }
 
 # 1. A run whose guest hangs in its timed phase.
-LAB_INJECT=hang "$top/lab.sh" run vanilla cyclic-anon --size 8M --timeout 900 \
+LAB_INJECT=hang "${interruptible[@]}" "$top/lab.sh" run vanilla cyclic-anon --size 8M --timeout 900 \
 	>"$tmp/hang.out" 2>"$tmp/hang.err" &
 hang=$!
 if ! wait_for "$tmp/hang.err" 'injecting: hang' 600; then
@@ -78,7 +91,7 @@ check "lab.sh run: no result directory at all (the rep never finished)" \
 	test -z "$(find "$LAB_RESULTS" -mindepth 1 -maxdepth 1 -not -name '.*')"
 
 # 4. SIGINT to a matrix whose cell hangs.
-LAB_INJECT=hang "$top/lab.sh" matrix --policies vanilla --workloads cyclic-anon --reps 1 \
+LAB_INJECT=hang "${interruptible[@]}" "$top/lab.sh" matrix --policies vanilla --workloads cyclic-anon --reps 1 \
 	--size 8M --timeout 900 --results "$tmp/m" --name int >"$tmp/m.out" 2>"$tmp/m.err" &
 matrix=$!
 if wait_for "$tmp/m/int/logs/vanilla-cyclic-anon-r1.log" 'injecting: hang' 600; then

@@ -18,19 +18,26 @@
 #
 # Prints a Markdown table (function, vanilla and lab reachable
 # instructions, instructions added, net difference, static-branch sites
-# added, verdict), then the instructions that differ for each function
-# whose paths differ. Instructions are compared normalised (addresses
-# become symbols, registers %R) as multisets; "added" counts the
-# instructions that do work (loads, stores, arithmetic, tests: not jumps,
-# calls, NOPs, register moves, pushes, pops, spills or frame adjustments,
-# and with numbers made N, so that a field offset moved by a grown struct
-# is the same instruction) that lab's path has more often than vanilla's.
-# A function fails when more than N were added, or its path calls (or
-# tail-calls) something more often than vanilla's, or, on a kernel
-# without jump labels, it gained a key test: with CONFIG_JUMP_LABEL off a
-# static key is a load, a test and a branch, not a patched NOP.
+# added, the work on the longest and on the shortest way through the
+# function in each kernel, verdict), then the instructions that differ for
+# each function whose paths differ. Instructions are compared normalised
+# (addresses become symbols, registers %R, a register xor'ed with itself
+# "mov $0x0"); the instructions that do work are loads, stores,
+# arithmetic and tests (not jumps, calls, NOPs, register moves, pushes,
+# pops, spills or frame adjustments), with numbers made N, so that a field
+# offset moved by a grown struct is the same instruction. "added" counts
+# those that lab's path has more often than vanilla's, over all of it: a
+# tail the compiler duplicates in one kernel and not in the other counts
+# there, though no way through the function runs it twice, so "added" is
+# reported and not judged. The verdict counts along the way: a function
+# fails when its longest or its shortest way from the entry to an exit
+# (each loop once) carries more than N instructions of work more than
+# vanilla's, or its path calls (or tail-calls) something more often than
+# vanilla's, or, on a kernel without jump labels, it gained a key test:
+# with CONFIG_JUMP_LABEL off a static key is a load, a test and a branch,
+# not a patched NOP.
 #
-# --tolerance N (default 0): instructions that do work a function may gain.
+# --tolerance N (default 0): instructions of work a way may gain.
 #   Register allocation and block layout change as soon as a hook's
 #   out-of-line code exists (values move to other registers, callee-saved
 #   registers are pushed, a tail is duplicated or merged): the net count
@@ -76,6 +83,11 @@ HOT=(
 # The files of the hot paths, and mm/mlock.c: with mm/swap.c and
 # mm/vmscan.c, the callers of mm_inline.h's lruvec_add_folio().
 FILES=vmscan.c,swap.c,workingset.c,mlock.c
+# Functions of FILES off every hot path: reported, not judged.
+#   store_enabled: the write of /sys/kernel/mm/lru_gen/enabled, by hand;
+#   it switches to and from MGLRU through the framework now, which is
+#   what its new calls (page_replace_policy, lru_gen_change_state) are.
+COLD=(store_enabled)
 
 tolerance=0 files=$FILES functions=() paths=()
 while [[ $# -gt 0 ]]; do
@@ -132,5 +144,8 @@ helper=$LAB_BUILD/tools/kernel-cost
 
 args=(--tolerance "$tolerance")
 [[ -z $files ]] || args+=(--files "$files")
+for c in "${COLD[@]}"; do
+	args+=(--cold "$c")
+done
 printf '### Native-path cost: %s vs %s\n\n' "${vanilla#"$LAB_TOP"/}" "${lab#"$LAB_TOP"/}"
 exec "$helper" "${args[@]}" "$vanilla" "$lab" "${functions[@]}"

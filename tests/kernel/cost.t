@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make kernel-cost (kernel/scripts/kernel-cost.sh): on small programs that
 # differ from a reference by one thing each, the checker passes a hook
-# behind a jump-label static branch and fails an unconditional call, an
-# unconditional counter update and a hook behind a plain key test (a
-# static key without jump labels); on the built kernels it reports every
+# behind a jump-label static branch and a duplicated tail, and fails an
+# unconditional call, an unconditional counter update, a hook behind a
+# plain key test (a static key without jump labels) and work added on the
+# shortest way through a function; on the built kernels it reports every
 # hot function of reclaim.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
@@ -120,6 +121,53 @@ run 3
 is "$rc" 1 "a hook behind a key test (no jump labels) fails"
 check "... as a key test, not as growth" grep -q '1 key test(s)' <<<"$row"
 is "$(field 4)" 0 "... with no instruction added besides"
+
+# The way through a function, not the multiset over it: ways() in three
+# hand-written builds (assembly, so that the compiler cannot rearrange
+# them). The reference adds 2 after an if that adds 1; "dup" duplicates
+# the add of 2 into both arms (tail duplication: one work instruction more
+# over the function, none more on any way through it); "short" does work
+# on the way that skipped the add of 1, making the shortest way longer.
+for v in ref dup short; do
+	case $v in
+	ref) body='test %rdi,%rdi; je 1f; add $1,%rax; 1: add $2,%rax; ret' ;;
+	dup) body='test %rdi,%rdi; je 1f; add $1,%rax; add $2,%rax; ret; 1: add $2,%rax; ret' ;;
+	short) body='test %rdi,%rdi; je 1f; add $1,%rax; jmp 2f; 1: imul $3,%rax,%rax; 2: add $2,%rax; ret' ;;
+	esac
+	printf '%s\n' '.text' '.globl ways' '.type ways,@function' "ways: $body" '.size ways,.-ways' \
+		'.globl main' '.type main,@function' 'main: xor %eax,%eax; ret' >"$tmp/ways-$v.s"
+	gcc -no-pie -o "$tmp/ways-$v" "$tmp/ways-$v.s"
+done
+ways() {
+	rc=0
+	"$cost" --function ways --files '' "$tmp/ways-ref" "$tmp/ways-$1" >"$tmp/ways.out" 2>"$tmp/err" || rc=$?
+	row=$(grep '^| ways |' "$tmp/ways.out" || true)
+}
+ways dup
+is "$rc" 0 "a duplicated tail passes: no way through the function does more"
+is "$(field 4)" 1 "... though the multiset counts one instruction added"
+is "$(field 7)" "3 / 3" "... the longest way does 3 instructions of work in both (test, add, add)"
+is "$(field 8)" "2 / 2" "... the shortest 2 (test, add)"
+ways short
+is "$rc" 1 "work added on the shortest way fails"
+is "$(field 8)" "2 / 3" "... the shortest way does 3 instead of 2"
+check "... and the verdict says where" grep -q 'added on the shortest' <<<"$row"
+ways ref
+is "$rc" 0 "the reference against itself passes"
+run 4
+read -r ref_long _ lab_long <<<"$(field 7)"
+is "$lab_long" "$((ref_long + 1))" "an unconditional counter update is one more on hot()'s longest way"
+read -r ref_short _ lab_short <<<"$(field 8)"
+is "$lab_short" "$((ref_short + 1))" "... and on its shortest"
+
+# --cold: a function off the hot paths (a sysfs handler) is reported, not
+# judged; the wrapper names store_enabled so.
+rc=0
+"$top/build/tools/kernel-cost" --cold hot "$tmp/hot0" "$tmp/hot2" hot >"$tmp/cold.out" 2>&1 || rc=$?
+is "$rc" 0 "--cold: a function with a new call is not judged"
+check "... its row says so" grep -q '^| hot |.*not judged: off the hot paths' "$tmp/cold.out"
+check "kernel-cost.sh reports store_enabled (MGLRU's sysfs switch) cold" \
+	grep -q '^COLD=(store_enabled)' "$cost"
 
 usage_error "a bad --tolerance: exit 2, one line" "$cost" --tolerance x
 usage_error "one vmlinux only: exit 2, one line" "$cost" "$tmp/hot0"

@@ -4,10 +4,12 @@
  * compared with a reference kernel (kernel/scripts/kernel-cost.sh runs it
  * on vanilla's and the lab's vmlinux; its header says why and how).
  *
- *   kernel-cost [--tolerance N] [--files F1,F2...] REFERENCE LAB REQUEST...
+ *   kernel-cost [--tolerance N] [--files F1,F2...] [--cold NAME]...
+ *               REFERENCE LAB REQUEST...
  *
  * REQUEST is NAME[:CONTAINER...] (units.h).  --files adds the functions of
- * those source files (basenames) whose size differs.  Writes a Markdown
+ * those source files (basenames) whose size differs; --cold NAME reports
+ * that function without judging it (repeatable).  Writes a Markdown
  * table, then the differing instructions of each function whose paths
  * differ.  Exit 0 when every function passes (report.h), 1 when one does
  * not, 2 on bad usage, 3 on an unreadable ELF file, 4 when objdump fails,
@@ -34,7 +36,7 @@
 
 static void usage(const char *msg)
 {
-	fprintf(stderr, "kernel-cost: %s (usage: kernel-cost [--tolerance N] [--files F1,F2...] REFERENCE LAB NAME[:CONTAINER...]...)\n",
+	fprintf(stderr, "kernel-cost: %s (usage: kernel-cost [--tolerance N] [--files F1,F2...] [--cold NAME]... REFERENCE LAB NAME[:CONTAINER...]...)\n",
 		msg);
 	exit(EXIT_USAGE);
 }
@@ -112,8 +114,19 @@ static void discover(struct unit_list *units, const struct side *sides,
 	free(list);
 }
 
+/* Whether LABEL ("name" or "name (file.c)") names one of COLD[0..NCOLD). */
+static int is_cold(const char *label, char **cold, size_t ncold)
+{
+	size_t n = strcspn(label, " ");
+
+	for (size_t i = 0; i < ncold; i++)
+		if (strlen(cold[i]) == n && !strncmp(label, cold[i], n))
+			return 1;
+	return 0;
+}
+
 static int compare(const struct unit_list *units, struct side *sides,
-		   long tolerance)
+		   long tolerance, char **cold, size_t ncold)
 {
 	struct cost_row *rows = xcalloc(units->n, sizeof(*rows));
 	int failed = 0;
@@ -121,6 +134,7 @@ static int compare(const struct unit_list *units, struct side *sides,
 	for (size_t i = 0; i < units->n; i++) {
 		rows[i].label = units->v[i].label;
 		rows[i].jump_labels = sides[1].img.has_jump_table;
+		rows[i].cold = is_cold(rows[i].label, cold, ncold);
 		for (int k = 0; k < 2; k++)
 			native_path_walk(&sides[k].img, &sides[0].img,
 					 &sides[k].insns, &sides[k].keys,
@@ -157,6 +171,8 @@ int main(int argc, char **argv)
 	struct side sides[2];
 	struct unit_list units = { 0 };
 	const char *files = NULL;
+	char **cold = NULL;
+	size_t ncold = 0;
 	long tolerance = 0;
 	char err[512];
 	int i, failed;
@@ -171,6 +187,9 @@ int main(int argc, char **argv)
 				usage("--tolerance wants a count >= 0");
 		} else if (!strcmp(argv[i], "--files") && i + 1 < argc) {
 			files = argv[++i];
+		} else if (!strcmp(argv[i], "--cold") && i + 1 < argc) {
+			cold = xrealloc(cold, (ncold + 1) * sizeof(*cold));
+			cold[ncold++] = argv[++i];
 		} else {
 			usage("unknown option or missing value");
 		}
@@ -191,7 +210,8 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 2; k++)
 		disassemble(&sides[k], &sides[0].img, &units, k);
 	print_mode(sides, tolerance);
-	failed = compare(&units, sides, tolerance);
+	failed = compare(&units, sides, tolerance, cold, ncold);
+	free(cold);
 	units_free(&units);
 	for (int k = 0; k < 2; k++) {
 		insn_list_free(&sides[k].insns);

@@ -206,25 +206,49 @@ static int inside(const struct function_unit *u, uint64_t addr)
 	return 0;
 }
 
+struct edge {
+	size_t from, to;
+};
+
 struct walk {
 	const struct insn_list *list;
 	const struct function_unit *u;
 	size_t *stack;
 	size_t depth, cap;
 	unsigned char *seen;
+	unsigned char *work;	/* per instruction: 1 if it does work */
+	const char **text;	/* per instruction: its text in the path */
+	size_t cur;		/* the instruction being visited */
+	struct edge *edges;
+	size_t nedges, edges_cap;
 };
+
+#define NO_INSN ((size_t)-1)
+
+static void add_edge(struct walk *w, size_t from, size_t to)
+{
+	if (w->nedges == w->edges_cap) {
+		w->edges_cap = w->edges_cap ? 2 * w->edges_cap : 256;
+		w->edges = xrealloc(w->edges, w->edges_cap * sizeof(*w->edges));
+	}
+	w->edges[w->nedges++] = (struct edge){ from, to };
+}
 
 static void push(struct walk *w, uint64_t addr)
 {
 	const struct insn *in;
+	size_t i;
 
 	if (!inside(w->u, addr) || !(in = insn_at(w->list, addr)))
 		return;
+	i = (size_t)(in - w->list->v);
+	if (w->cur != NO_INSN)
+		add_edge(w, w->cur, i);
 	if (w->depth == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 256;
 		w->stack = xrealloc(w->stack, w->cap * sizeof(*w->stack));
 	}
-	w->stack[w->depth++] = (size_t)(in - w->list->v);
+	w->stack[w->depth++] = i;
 }
 
 static void add_text(char ***v, size_t *n, char *s)
@@ -303,6 +327,13 @@ static void visit(const struct elf_image *img, const struct elf_image *ref,
 	}
 	add_text(&out->insns, &out->n,
 		 normalise(img, in, in->has_ref && inside(w->u, in->ref)));
+	{
+		char *shape = work_shape(out->insns[out->n - 1]);
+
+		w->work[i] = shape != NULL;
+		w->text[i] = out->insns[out->n - 1];
+		free(shape);
+	}
 	switch (in->kind) {
 	case INSN_PLAIN:
 		push(w, in->next);
@@ -332,16 +363,121 @@ static void visit(const struct elf_image *img, const struct elf_image *ref,
 	}
 }
 
+static int by_from(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* S, finished, is a successor of V: keep it if its way is V's longest or shortest. */
+static void take_successor(size_t v, size_t s, size_t *hi, size_t *lo,
+			   size_t *hi_next, size_t *lo_next, unsigned char *has_succ)
+{
+	if (!has_succ[v] || hi[s] > hi[v]) {
+		hi[v] = hi[s];
+		hi_next[v] = s;
+	}
+	if (!has_succ[v] || lo[s] < lo[v]) {
+		lo[v] = lo[s];
+		lo_next[v] = s;
+	}
+	has_succ[v] = 1;
+}
+
+/* The work instructions (COUNT of them) met from ENTRY along NEXT. */
+static char **way_texts(const struct walk *w, size_t entry, const size_t *next,
+			const unsigned char *has_succ, size_t count)
+{
+	char **v = xcalloc(count + 1, sizeof(*v));
+	size_t k = 0;
+
+	for (size_t i = entry;; i = next[i]) {
+		if (w->work[i] && k < count)
+			v[k++] = xstrdup(w->text[i]);
+		if (!has_succ[i])
+			break;
+	}
+	return v;
+}
+
+/*
+ * The most and the fewest work instructions on a way from ENTRY to an
+ * exit (an instruction without successors), over W's edges with each back
+ * edge (one to an instruction still on the depth-first stack) cut.  A
+ * depth-first walk finishes every successor before its predecessor, so
+ * the counts are complete when an instruction finishes.
+ */
+static void count_ways(struct walk *w, size_t entry, struct native_path *out)
+{
+	size_t n = w->list->n, *first = xcalloc(n + 1, sizeof(*first));
+	size_t *lo = xcalloc(n, sizeof(*lo)), *hi = xcalloc(n, sizeof(*hi));
+	size_t *next = xcalloc(n, sizeof(*next)), *stack = xcalloc(n, sizeof(*stack));
+	unsigned char *state = xcalloc(n, 1);	/* 0 new, 1 on the stack, 2 done */
+	unsigned char *has_succ = xcalloc(n, 1);
+	size_t *hi_next = xcalloc(n, sizeof(*hi_next));
+	size_t *lo_next = xcalloc(n, sizeof(*lo_next));
+	size_t depth = 0;
+
+	qsort(w->edges, w->nedges, sizeof(*w->edges), by_from);
+	for (size_t e = 0; e < w->nedges; e++)
+		first[w->edges[e].from + 1]++;
+	for (size_t i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	stack[depth++] = entry;
+	state[entry] = 1;
+	next[entry] = first[entry];
+	while (depth) {
+		size_t v = stack[depth - 1];
+
+		if (next[v] < first[v + 1]) {
+			size_t s = w->edges[next[v]++].to;
+
+			if (state[s] == 0) {
+				state[s] = 1;
+				next[s] = first[s];
+				stack[depth++] = s;
+			} else if (state[s] == 2) {
+				take_successor(v, s, hi, lo, hi_next, lo_next, has_succ);
+			}
+			continue;	/* state 1: a back edge, cut */
+		}
+		hi[v] += w->work[v];
+		lo[v] += w->work[v];
+		state[v] = 2;
+		if (--depth)
+			take_successor(stack[depth - 1], v, hi, lo, hi_next, lo_next,
+				       has_succ);
+	}
+	out->longest_work = hi[entry];
+	out->shortest_work = lo[entry];
+	out->longest = way_texts(w, entry, hi_next, has_succ, hi[entry]);
+	out->shortest = way_texts(w, entry, lo_next, has_succ, lo[entry]);
+	free(hi_next);
+	free(lo_next);
+	free(first);
+	free(lo);
+	free(hi);
+	free(next);
+	free(stack);
+	free(state);
+	free(has_succ);
+}
+
 int native_path_walk(const struct elf_image *img, const struct elf_image *ref,
 		     const struct insn_list *list, const struct key_tests *kt,
 		     const struct function_unit *u, struct native_path *out)
 {
-	struct walk w = { .list = list, .u = u };
+	struct walk w = { .list = list, .u = u, .cur = NO_INSN };
+	size_t entry;
 
 	memset(out, 0, sizeof(*out));
 	if (!insn_at(list, u->entry))
 		return -1;
+	entry = (size_t)(insn_at(list, u->entry) - list->v);
 	w.seen = xcalloc(list->n, 1);
+	w.work = xcalloc(list->n, 1);
+	w.text = xcalloc(list->n, sizeof(*w.text));
 	push(&w, u->entry);
 	while (w.depth) {
 		size_t i = w.stack[--w.depth];
@@ -349,10 +485,15 @@ int native_path_walk(const struct elf_image *img, const struct elf_image *ref,
 		if (w.seen[i])
 			continue;
 		w.seen[i] = 1;
+		w.cur = i;
 		visit(img, ref, kt, &w, i, out);
 	}
+	count_ways(&w, entry, out);
 	free(w.seen);
+	free(w.work);
+	free(w.text);
 	free(w.stack);
+	free(w.edges);
 	return 0;
 }
 
@@ -368,5 +509,7 @@ void native_path_free(struct native_path *p)
 	free_texts(p->insns, p->n);
 	free_texts(p->calls, p->ncalls);
 	free_texts(p->site_texts, p->site_insns);
+	free_texts(p->longest, p->longest_work);
+	free_texts(p->shortest, p->shortest_work);
 	memset(p, 0, sizeof(*p));
 }

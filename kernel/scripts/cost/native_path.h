@@ -20,6 +20,14 @@
  * reference kernel does not have) feeds a test and a jg/jle, the test of
  * static_key_count() > 0.  It is walked like an off site, and its
  * instructions are counted apart.
+ *
+ * Along the path: the same walk keeps the control-flow edges, so that the
+ * instructions that do work (work_shape() in normalise.h) can be counted
+ * on a way through the function, not only over all of it: the most and
+ * the fewest on any way from the entry to an exit (a return, a tail call,
+ * a trap), each loop's back edge cut so that a loop counts once.  Tail
+ * duplication and merged tails, which move the multiset both ways, leave
+ * these alone; work added on every way through the function moves both.
  */
 #ifndef KERNEL_COST_NATIVE_PATH_H
 #define KERNEL_COST_NATIVE_PATH_H
@@ -44,6 +52,10 @@ struct native_path {
 	char **site_texts;	/* the sites' own instructions, normalised */
 	size_t site_insns;	/* how many: the sites' instructions */
 	size_t sites;		/* static branches (or key tests) passed */
+	size_t longest_work;	/* work instructions on the longest way through */
+	size_t shortest_work;	/* ... and on the shortest */
+	char **longest;		/* the longest way's work instructions */
+	char **shortest;	/* ... and the shortest's (normalised texts) */
 };
 
 /* Per-instruction roles of key tests, for an image without jump labels. */

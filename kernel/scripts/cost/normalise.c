@@ -147,6 +147,28 @@ static void put_numbers(struct buf *b, const char *t, size_t n)
 	}
 }
 
+/*
+ * "xor %eax,%eax" (or sub of a register from itself): the compiler's
+ * way of writing "mov $0x0,%eax", which it picks or not with the flags'
+ * liveness; both are the same work.
+ */
+static int zeroing_idiom(const char *t)
+{
+	const char *a, *comma;
+	size_t n;
+
+	if (strncmp(t, "xor", 3) && strncmp(t, "sub", 3))
+		return 0;
+	a = strchr(t, ' ');
+	if (!a || *++a != '%')
+		return 0;
+	comma = strchr(a, ',');
+	if (!comma)
+		return 0;
+	n = (size_t)(comma - a);
+	return strlen(comma + 1) == n && !strncmp(a, comma + 1, n);
+}
+
 char *normalise(const struct elf_image *img, const struct insn *in,
 		int inside)
 {
@@ -178,6 +200,10 @@ char *normalise(const struct elf_image *img, const struct insn *in,
 		put_numbers(&b, t, (size_t)(d - t));
 		put_symbolic(&b, img, in->ref, 1);
 		put_numbers(&b, rip, strlen(rip));
+		return b.s;
+	}
+	if (zeroing_idiom(t)) {
+		puts_buf(&b, "mov $0x0,%R");
 		return b.s;
 	}
 	put_numbers(&b, t, strlen(t));
@@ -253,8 +279,11 @@ char *work_shape(const char *t)
 
 	if (control_flow(t) || register_shuffle(t))
 		return NULL;
+	/* a lea that only adds two registers is an add */
+	if (!strcmp(t, "lea (%R,%R,1),%R"))
+		t = "add %R,%R";
 	/* the accumulator's short forms of sign extension */
-	if (!strcmp(t, "cltq"))
+	else if (!strcmp(t, "cltq"))
 		t = "movslq %R,%R";
 	else if (!strcmp(t, "cwtl"))
 		t = "movswl %R,%R";

@@ -8,8 +8,12 @@
  *   - a RIP-relative operand becomes "<symbol+offset>(%rip)";
  *   - any other number that is a kernel address (at or above
  *     0xffffffff80000000, or a negative 32-bit displacement that
- *     sign-extends there) becomes "<addr>".
- * Field offsets, immediates and registers stay: they are the code.
+ *     sign-extends there) becomes "<addr>";
+ *   - a register (but %rip, %rsp and the segments) becomes "%R": which
+ *     one the compiler picked is not a cost;
+ *   - the zeroing idiom, xor or sub of a register from itself, becomes
+ *     "mov $0x0,%R", the same work written another way.
+ * Field offsets and immediates stay: they are the code.
  */
 #ifndef KERNEL_COST_NORMALISE_H
 #define KERNEL_COST_NORMALISE_H
@@ -38,7 +42,9 @@ int register_shuffle(const char *text);
  * offset that moved because a struct grew is the same work), a memory
  * operand without displacement given one, a stack slot taken for the
  * register it stands for, the size suffix dropped (testq and test),
- * cltq written as the movslq it is;
+ * cltq written as the movslq it is, a lea that adds two registers as
+ * the add it is (normalise() already writes the zeroing "xor %R,%R" of a
+ * register with itself as "mov $0x0,%R");
  * NULL for control flow (jumps, calls, returns, NOPs: block layout and
  * calls are judged apart) and register shuffles, before or after that.
  * A new string.

@@ -213,7 +213,7 @@ static char **way_shapes(char **way, size_t n)
 	return v;
 }
 
-/* What the longest and the shortest ways gained, when either did. */
+/* How the longest and the shortest ways differ, where they do. */
 static void report_ways(FILE *out, const struct cost_row *row)
 {
 	const struct native_path *a = &row->path[0], *b = &row->path[1];
@@ -225,14 +225,15 @@ static void report_ways(FILE *out, const struct cost_row *row)
 	for (int k = 0; k < 2; k++) {
 		char **sa, **sb;
 
-		if (lens[k][1] <= lens[k][0])
-			continue;
 		sa = way_shapes(ways[k][0], lens[k][0]);
 		sb = way_shapes(ways[k][1], lens[k][1]);
-		fprintf(out, "\nThe %s way, lab against vanilla (work, numbers as N):\n\n```diff\n",
-			name[k]);
-		diff_of(sa, lens[k][0], sb, lens[k][1], print_line, out);
-		fprintf(out, "```\n");
+		if (diff_of(sa, lens[k][0], sb, lens[k][1], NULL, NULL) ||
+		    lens[k][0] != lens[k][1]) {
+			fprintf(out, "\nThe %s way, lab against vanilla (work, numbers as N):\n\n```diff\n",
+				name[k]);
+			diff_of(sa, lens[k][0], sb, lens[k][1], print_line, out);
+			fprintf(out, "```\n");
+		}
 		free_shapes(sa, lens[k][0]);
 		free_shapes(sb, lens[k][1]);
 	}

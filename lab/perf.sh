@@ -52,9 +52,11 @@ perf_analyse() {
 			"$tool" --result "$part/result.json" --folded "$part/perf/folded.txt" \
 				--report "$part/perf/report.txt" --json "$part/perf/metrics.json" 2>"$err" ||
 			rc=("${PIPESTATUS[@]}")
+		# perf script killed by SIGPIPE (141) means the tool stopped
+		# reading: the tool's own message, in $err, says why
 		if ((${#rc[@]} == 0)); then
 			metrics=$(jq -c . "$part/perf/metrics.json")
-		elif ((rc[0] != 0)); then
+		elif ((rc[0] != 0 && rc[0] != 141)); then
 			echo "perf script failed: $(grep -v '^ *$' "$part/perf/script.err" | head -n 1)" >"$err"
 		fi
 	fi

@@ -103,10 +103,17 @@ static int parse_header(struct script_reader *r)
 	if (parse_u64(cpu + 1, &v) != 0 || v > 65535)
 		return -1;
 	s->cpu = (int)v;
-	/* perf prints PID/TID when asked for both; the lab asks for the tid. */
-	if (parse_u64(tid, &v) != 0 || v > 0x7fffffff)
+	/*
+	 * perf prints PID/TID when asked for both; the lab asks for the tid.
+	 * A sample of a thread perf lost track of (it exited before its comm
+	 * event was read) comes as ":-1    -1": tid -1.
+	 */
+	if (!strcmp(tid, "-1"))
+		s->tid = -1;
+	else if (parse_u64(tid, &v) != 0 || v > 0x7fffffff)
 		return -1;
-	s->tid = (long)v;
+	else
+		s->tid = (long)v;
 	len = end;
 	while (len > 0 && isspace((unsigned char)line[len - 1]))
 		len--;

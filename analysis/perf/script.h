@@ -22,7 +22,7 @@
 
 struct perf_sample {
 	char *comm;		/* "swapper" for the idle task, as perf names it */
-	long tid;
+	long tid;		/* -1: a thread perf did not know (":-1") */
 	int cpu;
 	uint64_t period;	/* of the event: nanoseconds for cpu-clock */
 	size_t nframes;

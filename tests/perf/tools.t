@@ -109,6 +109,13 @@ sed '0,/1003009/s//2006018/' "$fx/script.txt" >"$tmp/mixed.txt"
 refuse 3 "perf-reclaim: samples of two periods: exit 3, one line" "$pr" "$tmp/mixed.txt"
 printf 'x    1 [000]     1.0:    1000 cpu-clock:\n\tnot a frame\n' >"$tmp/frame.txt"
 refuse 3 "perf-reclaim: a call chain line that is no frame: exit 3, one line" "$pr" "$tmp/frame.txt"
+# A thread perf lost track of (it exited first) is printed ":-1    -1".
+{ cat "$fx/script.txt"; printf ':-1    -1 [000]     9.0:    1003009 cpu-clock: \n\tffffffff810542b8 do_exit ([kernel.kallsyms])\n\n'; } >"$tmp/lost.txt"
+check "perf-reclaim: a sample of a thread perf did not know (:-1 -1) is read" \
+	"$pr" --folded "$tmp/lost-folded.txt" "$tmp/lost.txt"
+check "... and counted under its comm" grep -q '^:-1;do_exit 1$' "$tmp/lost-folded.txt"
+printf 'x    -2 [000]     1.0:    1000 cpu-clock:\n' >"$tmp/negtid.txt"
+refuse 3 "perf-reclaim: another negative tid is no header: exit 3, one line" "$pr" "$tmp/negtid.txt"
 refuse 2 "perf-reclaim: an unknown option: exit 2, one line" "$pr" --nope
 refuse 1 "perf-reclaim: a SCRIPT that does not exist: exit 1, one line" "$pr" "$tmp/nope.txt"
 "$pr" --folded "$tmp/keep.txt" "$fx/script.txt"

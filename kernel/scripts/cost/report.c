@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "report.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,17 +122,24 @@ struct reasons {
 	const char *sep;	/* ": " before the first reason, ", " after */
 };
 
-static void reason(struct reasons *r, const char *fmt, const char *name, long n)
+static void reason(struct reasons *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void reason(struct reasons *r, const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs(r->sep, r->out);
-	fprintf(r->out, fmt, name ? name : "", n);
+	va_start(ap, fmt);
+	vfprintf(r->out, fmt, ap);
+	va_end(ap);
 	r->sep = ", ";
 }
 
 static void list_new_call(const char *t, long d, void *arg)
 {
 	if (d > 0)
-		reason(arg, "new call: %s", t, 0);
+		reason(arg, "new call: %s", t);
 }
 
 void report_table_row(FILE *out, const struct cost_row *row,
@@ -154,17 +162,17 @@ void report_table_row(FILE *out, const struct cost_row *row,
 	}
 	fprintf(out, "**FAIL**");
 	if (v->longest_added > v->tolerance)
-		reason(&r, "%s%ld instruction(s) added on the longest way", NULL,
+		reason(&r, "%ld instruction(s) added on the longest way",
 		       v->longest_added);
 	if (v->shortest_added > v->tolerance)
-		reason(&r, "%s%ld instruction(s) added on the shortest way", NULL,
+		reason(&r, "%ld instruction(s) added on the shortest way",
 		       v->shortest_added);
 	if (v->new_calls)
 		diff_of(a->calls, a->ncalls, b->calls, b->ncalls, list_new_call,
 			&r);
 	if (!row->jump_labels && v->sites_added > 0)
-		reason(&r, "%s%ld key test(s): loads and tests, not jump labels",
-		       NULL, v->sites_added);
+		reason(&r, "%ld key test(s): loads and tests, not jump labels",
+		       v->sites_added);
 	fprintf(out, " |\n");
 }
 

@@ -41,7 +41,7 @@ Environment (every other setting is an option of a command):
   LAB_PATCHES=DIR       the series (default kernel/patches)
   LAB_SELFTESTS_SRC=DIR tree whose selftests the image gets (default build/src/lab)
 For the lab's own tests only:
-  LAB_INJECT=panic|hang|crash|fill|policy|corrupt|stuck-tracer
+  LAB_INJECT=panic|hang|crash|fill|policy|corrupt|stuck-tracer|stalled-trace-reader
                            a fault in a run's guest
   LAB_STRESS_INJECT=warn|fail|panic|hang|die       a fault in the gate's guest
   LAB_RESULTS_DISK_MIB=N   a run's results disk (default 512)

@@ -122,13 +122,19 @@ lost_check() {
 }
 lost_check vanilla "$dir"
 
-# A buffer far too small: events are lost, and every reader says so.
+# A buffer far too small, and readers that cannot drain it: events are
+# lost, and every reader says so. Readers that run keep up with 16 KiB on
+# a quiet host (a landing CI lost nothing), so the guest stops them
+# through the workload (LAB_INJECT=stalled-trace-reader): the run writes
+# some 400 KiB of events, and each CPU keeps its last 16.
 rc=0
-"$top/lab.sh" run vanilla cyclic-anon --size 240M --trace events --trace-buffer 16 --timeout 400 \
-	-- --passes 1 >"$tmp/small.out" 2>"$tmp/small.err" || rc=$?
+LAB_INJECT=stalled-trace-reader "$top/lab.sh" run vanilla cyclic-anon --size 240M --trace events \
+	--trace-buffer 16 --timeout 400 -- --passes 1 >"$tmp/small.out" 2>"$tmp/small.err" || rc=$?
 small=$(tail -n1 "$tmp/small.out")
 is "$rc" 0 "vanilla, 16 KiB buffer: the traced run exits 0"
 is "$(jq -r .trace_buffer_kb "$small/result.json")" 16 "vanilla, 16 KiB buffer: result.json says 16"
+check "vanilla, 16 KiB buffer: the guest stopped trace-cmd's readers" \
+	grep -q "injecting: trace-cmd's readers stopped" "$small/console.log"
 check "vanilla, 16 KiB buffer: events were lost" test "$(jq '[.trace_lost_events[]] | add' "$small/result.json")" -gt 0
 lost_check small "$small"
 check "vanilla, 16 KiB buffer: intervals that lost events have lost_gaps > 0" \

@@ -2,20 +2,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <trace-cmd.h>
-#include <unistd.h>
 
 #include "atomic_output.h"
 #include "event_sources.h"
 #include "scan.h"
 #include "summary.h"
 #include "timeline.h"
+#include "trace_open.h"
 
 struct options {
 	double interval_ms;
@@ -103,43 +101,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* libtracecmd maps the CPU data sections of the file; reading a page past
- * the end of a truncated file raises SIGBUS.  Nothing has been written
- * yet at that point (output is opened after the scan), so fail cleanly. */
-static void on_sigbus(int sig)
-{
-	static const char msg[] = "trace-timeline: trace.dat is truncated (data ends early)\n";
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(1);
-	_exit(1);
-}
-
-static struct tracecmd_input *open_trace(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0) {
-		fprintf(stderr, "trace-timeline: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "trace-timeline: %s: not a regular file\n", path);
-		return NULL;
-	}
-	/* Headers, then the CPU data apart: tracecmd_open() frees a handle
-	 * whose data fails to initialise with tracecmd_close(), which
-	 * crashes (NULL read) on some corrupt files in libtracecmd (trace-cmd 3.1.6)
-	 * (found by fuzz/, input in fuzz/regress/trace-timeline). Such a
-	 * handle is left to the exit that follows instead. */
-	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (handle == NULL || tracecmd_init_data(handle) < 0) {
-		fprintf(stderr, "trace-timeline: %s: not a readable trace-cmd trace.dat\n", path);
-		return NULL;
-	}
-	return handle;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -147,12 +108,8 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return rc;
-	/* Our own one-line errors replace the libraries' chatter. */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	signal(SIGBUS, on_sigbus);
-
-	struct tracecmd_input *handle = open_trace(o.trace);
+	trace_open_init("trace-timeline");
+	struct tracecmd_input *handle = trace_open(o.trace);
 	if (handle == NULL)
 		return 1;
 	struct tep_handle *tep = tracecmd_get_tep(handle);

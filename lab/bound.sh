@@ -65,7 +65,10 @@ exit is not ok, are left out with a note.
                  MGLRU) and the kernel's pswpin, refaults and majflt;
                  opt_refaults and model_refaults are the misses beyond
                  the first touch of each page, comparable with pswpin
-                 and refaults
+                 and refaults; kernel_data_rereads, for runs traced with
+                 --trace-profile page-cache, counts only the data
+                 disk's pages read back (result.json's data_page_cache),
+                 where refaults count the system's files too
   --ignore P     merge runs that differ only in parameter P (as in
                  lab.sh compare; repeatable)
 USAGE

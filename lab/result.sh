@@ -274,6 +274,19 @@ result_write() {
 	if [[ -s $part/trace.dat ]]; then
 		tracekeys=$("$tt" --lost-json "$part/trace.dat" 2>/dev/null) ||
 			tracekeys='{"trace_events":null,"trace_lost_events":null,"trace_lost_unknown_gaps":null}'
+		# The data disk's page-cache insertions, when the profile recorded
+		# them (trace-page-cache; exit 3: it did not).
+		local dpc dpc_rc=0 data_dev
+		data_dev=$(status_get "$st" data_dev)
+		if [[ -n $data_dev ]]; then
+			dpc=$("$LAB_BUILD/analysis/trace-page-cache" --dev "$data_dev" --json \
+				"$part/trace.dat" 2>/dev/null) || dpc_rc=$?
+			case $dpc_rc in
+			0) tracekeys=$(jq -c --argjson d "$dpc" '. + {data_page_cache: $d}' <<<"$tracekeys") ;;
+			3) ;;
+			*) tracekeys=$(jq -c '. + {data_page_cache: null}' <<<"$tracekeys") ;;
+			esac
+		fi
 	fi
 
 	# The companion workloads (--also), each as the main one is recorded.

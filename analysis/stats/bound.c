@@ -57,6 +57,7 @@ struct bound_row {
 	double cache_pages, refs, distinct;
 	double misses[MAX_MODELS];	/* per model of the table; NaN if not simulated */
 	double majflt, pswpin, refaults;
+	double data_rereads;	/* data_page_cache.rereads; NaN if not traced or lossy */
 };
 
 struct model_list {
@@ -198,6 +199,11 @@ static void kernel_counts(struct bound_row *row)
 	row->majflt = number_at(root, NULL, "majflt");
 	row->pswpin = number_at(root, "vmstat", "pswpin");
 	row->refaults = isnan(anon) ? NAN : anon + (isnan(file) ? 0.0 : file);
+	/* The data disk's pages read back, from a page-cache trace: without
+	 * the system's own files, which vmstat's refaults count too.  A trace
+	 * that lost events undercounts them, so it gives none. */
+	row->data_rereads = number_at(root, "data_page_cache", "lost_events") == 0.0
+				    ? number_at(root, "data_page_cache", "rereads") : NAN;
 }
 
 static int set_number(struct table *t, size_t r, size_t c, double v)
@@ -210,7 +216,7 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		      const struct model_list *models, int first)
 {
 	struct table t;
-	size_t nc = 6 + models->count + 3;
+	size_t nc = 6 + models->count + 4;
 	static const char *const head[] = { "workload", "policy", "run_id", "cache_pages", "refs",
 					    "distinct" };
 	int bad = table_init(&t, n + 1, nc, 3) ||
@@ -221,8 +227,8 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		bad = table_set(&t, 0, c, "%s", head[c]);
 	for (size_t m = 0; !bad && m < models->count; m++)
 		bad = table_set(&t, 0, 6 + m, "%s", models->names[m]);
-	bad = bad || table_set(&t, 0, nc - 3, "majflt") || table_set(&t, 0, nc - 2, "pswpin") ||
-	      table_set(&t, 0, nc - 1, "refaults");
+	bad = bad || table_set(&t, 0, nc - 4, "majflt") || table_set(&t, 0, nc - 3, "pswpin") ||
+	      table_set(&t, 0, nc - 2, "refaults") || table_set(&t, 0, nc - 1, "data_rereads");
 	for (size_t i = 0; !bad && i < n; i++) {
 		const struct bound_row *b = &rows[i];
 		size_t r = i + 1;
@@ -231,8 +237,8 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		      set_number(&t, r, 4, b->refs) || set_number(&t, r, 5, b->distinct);
 		for (size_t m = 0; !bad && m < models->count; m++)
 			bad = set_number(&t, r, 6 + m, b->misses[m]);
-		bad = bad || set_number(&t, r, nc - 3, b->majflt) || set_number(&t, r, nc - 2, b->pswpin) ||
-		      set_number(&t, r, nc - 1, b->refaults);
+		bad = bad || set_number(&t, r, nc - 4, b->majflt) || set_number(&t, r, nc - 3, b->pswpin) ||
+		      set_number(&t, r, nc - 2, b->refaults) || set_number(&t, r, nc - 1, b->data_rereads);
 	}
 	if (!bad)
 		table_write(out, format, &t, first);
@@ -259,7 +265,7 @@ static double mean_of(const struct mean *m)
 	return m->n ? m->sum / (double)m->n : NAN;
 }
 
-enum { S_OPT, S_MODEL, S_PSWPIN, S_REFAULTS, S_MAJFLT, S_OPT_REF, S_MODEL_REF, S_COUNT };
+enum { S_OPT, S_MODEL, S_PSWPIN, S_REFAULTS, S_MAJFLT, S_OPT_REF, S_MODEL_REF, S_DATA, S_COUNT };
 
 static int summary_table(FILE *out, enum table_format format, const struct bound_row *rows,
 			 size_t n, char **row_labels, char **col_labels,
@@ -267,10 +273,10 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 {
 	static const char *const head[] = { "workload", "policy", "runs", "opt", "model",
 		"model_misses", "kernel_pswpin", "kernel_refaults", "kernel_majflt", "opt_refaults",
-		"model_refaults" };
+		"model_refaults", "kernel_data_rereads" };
 	bool *done = calloc(n + 1, sizeof(*done));
 	struct table t;
-	int bad = done == NULL || table_init(&t, n + 1, 11, 2);
+	int bad = done == NULL || table_init(&t, n + 1, 12, 2);
 	size_t out_rows = 1;
 	ssize_t opt = model_index(models, "opt");
 
@@ -280,7 +286,7 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 	}
 	bad = bad || table_set(&t, SIZE_MAX, 0, "OPT and the policy's model at the runs' size vs "
 			       "the kernel (means over runs; pages, majflt in faults)");
-	for (size_t c = 0; !bad && c < 11; c++)
+	for (size_t c = 0; !bad && c < 12; c++)
 		bad = table_set(&t, 0, c, "%s", head[c]);
 	for (size_t i = 0; !bad && i < n; i++) {
 		if (done[i])
@@ -308,6 +314,7 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 			 * counts as swap-ins or refaults. */
 			mean_add(&m[S_OPT_REF], o - b->distinct);
 			mean_add(&m[S_MODEL_REF], mm - b->distinct);
+			mean_add(&m[S_DATA], b->data_rereads);
 		}
 		size_t r = out_rows++;
 		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
@@ -318,7 +325,8 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 		      set_number(&t, r, 7, mean_of(&m[S_REFAULTS])) ||
 		      set_number(&t, r, 8, mean_of(&m[S_MAJFLT])) ||
 		      set_number(&t, r, 9, mean_of(&m[S_OPT_REF])) ||
-		      set_number(&t, r, 10, mean_of(&m[S_MODEL_REF]));
+		      set_number(&t, r, 10, mean_of(&m[S_MODEL_REF])) ||
+		      set_number(&t, r, 11, mean_of(&m[S_DATA]));
 	}
 	t.nrows = out_rows;
 	if (!bad)

@@ -50,7 +50,7 @@ check "markdown: --baseline is used" grep -q 'ratio to vanilla-mglru' "$tmp/md"
 # the policy's own model (lru2q for vanilla, none for MGLRU).
 "$lab" compare --format csv "$tmp/runs" >"$tmp/withrefs" 2>"$tmp/err"
 check "refs: the OPT/model table is there" \
-	grep -q '^workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt,opt_refaults,model_refaults$' "$tmp/withrefs"
+	grep -q '^workload,policy,runs,opt,model,model_misses,kernel_pswpin,kernel_refaults,kernel_majflt,opt_refaults,model_refaults,kernel_data_rereads$' "$tmp/withrefs"
 sed -n '/^workload,policy,runs,opt/,$p' "$tmp/withrefs" >"$tmp/bound.csv"
 check "refs: one row per policy" test "$(tail -n +2 "$tmp/bound.csv" | wc -l)" = 2
 check "refs: vanilla's model is lru2q" grep -q '^cyclic-anon,vanilla,2,[0-9]*,lru2q,[0-9]*,' "$tmp/bound.csv"

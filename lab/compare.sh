@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # lab.sh compare: the cover-letter table of runs, via labstat.
 #
-#   compare.sh [--baseline POLICY] [--format text|markdown|html|csv]
-#              [--metric M]... [--ignore PARAM]... [--by host] [--no-bound]
-#              RESULTS...
+#   compare.sh [--baseline POLICY|COLUMN] [--format text|markdown|html|csv]
+#              [--metric M]... [--ignore PARAM]... [--columns PARAM]...
+#              [--by host] [--no-bound] RESULTS...
 #
 # RESULTS are run directories or any directories holding runs at any
 # depth (results/, a matrix directory). Runs are found by their
@@ -20,9 +20,9 @@ source "$(dirname "$0")/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab.sh compare [--baseline POLICY] [--format text|markdown|html|csv]
+usage: lab.sh compare [--baseline POLICY|COLUMN] [--format text|markdown|html|csv]
                       [--metric [LABEL=]PATH[+PATH...]]... [--ignore PARAM]...
-                      [--by host] [--no-bound] RESULTS...
+                      [--columns PARAM]... [--by host] [--no-bound] RESULTS...
 
 Rows are workloads (with the parameters that differ between their runs),
 columns policies (with the kernel, where runs of one policy or flavour
@@ -40,7 +40,8 @@ RESULTS: run directories or directories holding runs at any depth;
 failed runs are left out (a note on stderr says which).
 
   --baseline P   the policy ratios refer to (default: lru when some run
-                 has it, else vanilla when some run has it, else lru)
+                 has it, else vanilla when some run has it, else lru),
+                 or one column's whole label (with --columns)
   --format F     text (default), markdown, html or csv
   --metric M     a result.json path, repeatable (default: wall_s, majflt,
                  vmstat.pswpin, vmstat.pswpout, refaults, and when some
@@ -49,6 +50,10 @@ failed runs are left out (a note on stderr says which).
   --ignore P     merge runs that differ only in parameter P, e.g.
                  kernel.series_sha or params.sysctl (repeatable); without
                  it, a baseline that ran on two kernels is refused (exit 3)
+  --columns P    put parameter P's values in the columns beside the
+                 policy, to compare one policy's settings with each other:
+                 --columns params.boot_args --baseline \
+                 'clockpro boot=page_replace.clockpro_insert=paper'
   --by host      split the rows by host (host.name): each host's runs
                  are averaged and compared on their own
   --no-bound     leave out the OPT/model table of runs recorded with --refs
@@ -61,13 +66,14 @@ USAGE
 }
 
 baseline="" format=text bound=1
-metrics=() inputs=() ignore=() by=()
+metrics=() inputs=() ignore=() columns=() by=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--format) need "$@"; format=$2; shift 2 ;;
 	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
+	--columns) need "$@"; columns+=(--columns "$2"); shift 2 ;;
 	--by) need "$@"; by=(--by "$2"); shift 2 ;;
 	--no-bound) bound=0; shift ;;
 	--) shift; inputs+=("$@"); break ;;
@@ -106,8 +112,9 @@ if [[ -z $baseline ]]; then
 fi
 
 rc=0
-"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${ignore[@]}" "${by[@]}" "${runs[@]}" || rc=$?
-# labstat said why: 2 bad --metric, --ignore or --by, 3 the table would mix experiments.
+"$labstat" --baseline "$baseline" --format "$format" "${metrics[@]}" "${ignore[@]}" "${columns[@]}" \
+	"${by[@]}" "${runs[@]}" || rc=$?
+# labstat said why: 2 bad --metric, --ignore, --columns or --by, 3 the table would mix experiments.
 ((rc == 0)) || exit "$((rc == 1 ? EX_HARNESS : rc))"
 
 if ((bound)); then

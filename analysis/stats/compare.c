@@ -21,7 +21,8 @@ static ssize_t index_of(char **list, size_t n, const char *s)
 
 static bool token_used(const struct grouping *g, const struct experiment_token *t, bool column)
 {
-	return !g->ignore[t->param] && experiment_param_in_column(t->param) == column;
+	return !g->ignore[t->param] &&
+	       (experiment_param_in_column(t->param) || g->column[t->param]) == column;
 }
 
 static bool has_token(const struct run *r, const char *text)
@@ -142,8 +143,9 @@ static int cell_add(struct cell *cell, double v)
 	return 0;
 }
 
-/* The baseline's column first.  Returns -2 after one line when the
- * baseline policy has more than one column (it ran on several kernels). */
+/* The baseline's column first: the baseline names a policy or one
+ * column's whole label.  Returns -2 after one line when the baseline
+ * policy has more than one column (it ran on several kernels). */
 static int order_policies(struct comparison *c, const struct run_set *runs,
 			  const struct grouping *g, char **columns)
 {
@@ -153,20 +155,25 @@ static int order_policies(struct comparison *c, const struct run_set *runs,
 	const struct run *first_run = NULL;
 	for (size_t i = 0; i < runs->count; i++) {
 		const struct run *r = &runs->runs[i];
-		if (strcmp(r->policy, c->baseline) != 0)
+		if (strcmp(r->policy, c->baseline) != 0 && strcmp(columns[i], c->baseline) != 0)
 			continue;
 		if (first == NULL) {
 			first = columns[i];
 			first_run = r;
 		} else if (strcmp(first, columns[i]) != 0) {
 			const char *param = "kernel";
+			/* a token one of the two has and the other lacks */
 			for (size_t t = 0; t < r->exp.count; t++)
 				if (token_used(g, &r->exp.tokens[t], true) &&
 				    !has_token(first_run, r->exp.tokens[t].text))
 					param = experiment_param_name(r->exp.tokens[t].param);
-			fprintf(stderr, "labstat: the baseline %s ran on more than one kernel (%s differs: "
-				"'%s' and '%s'); give runs of one, or merge them with --ignore %s\n",
-				c->baseline, param, first, columns[i], param);
+			for (size_t t = 0; t < first_run->exp.count; t++)
+				if (token_used(g, &first_run->exp.tokens[t], true) &&
+				    !has_token(r, first_run->exp.tokens[t].text))
+					param = experiment_param_name(first_run->exp.tokens[t].param);
+			fprintf(stderr, "labstat: the baseline %s has more than one column (%s differs: "
+				"'%s' and '%s'); name one column as --baseline, give runs of one, or "
+				"merge them with --ignore %s\n", c->baseline, param, first, columns[i], param);
 			return -2;
 		}
 	}

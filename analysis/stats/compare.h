@@ -18,6 +18,7 @@
 /* Which parameters a table leaves out of the experiment (--ignore). */
 struct grouping {
 	bool ignore[EXPERIMENT_PARAMS];
+	bool column[EXPERIMENT_PARAMS];	/* --columns: in the column labels, not the rows' */
 };
 
 struct cell {
@@ -52,8 +53,8 @@ int grouping_labels(const struct grouping *g, const struct run_set *runs,
 void grouping_labels_free(const struct run_set *runs, char **rows, char **columns);
 
 /* Returns 0, -1 after printing one error line, or -2 after printing one
- * line when the table would mix experiments (the baseline policy ran on
- * more than one kernel). */
+ * line when the table would mix experiments (the baseline policy has
+ * more than one column: it ran on several kernels, or --columns split it). */
 int comparison_build(struct comparison *c, const struct run_set *runs,
 		     const struct grouping *g, const struct metric *metric,
 		     const char *baseline);

@@ -37,9 +37,10 @@ static const char *const perf_metrics[] = {
 
 static void usage(FILE *out)
 {
-	fputs("usage: labstat [--metric [LABEL=]PATH[+PATH...]]... [--baseline POLICY]\n"
+	fputs("usage: labstat [--metric [LABEL=]PATH[+PATH...]]... [--baseline POLICY|COLUMN]\n"
 	      "               [--format text|markdown|html|csv|csv-long] [--csv-long]\n"
-	      "               [--long-csv FILE] [--ignore PARAM]... [--by host] [-o FILE] RESULT...\n"
+	      "               [--long-csv FILE] [--ignore PARAM]... [--columns PARAM]...\n"
+	      "               [--by host] [-o FILE] RESULT...\n"
 	      "       labstat --list-runs [--ignore PARAM]... RESULT...\n"
 	      "       labstat --bound SIM_DIR [--models LIST] [--bound-table runs|summary|both]\n"
 	      "               [--format text|markdown|html|csv] [--ignore PARAM]... RESULT...\n"
@@ -50,7 +51,9 @@ static void usage(FILE *out)
 	      "the mean ± 95% CI, the ratio to the baseline (default lru) and Welch's\n"
 	      "t-test: rows are workloads with the parameters that differ, columns policies\n"
 	      "(with the kernel where it differs). --ignore PARAM merges runs that differ\n"
-	      "only in PARAM (e.g. kernel.series_sha). Runs of several hosts are merged,\n"
+	      "only in PARAM (e.g. kernel.series_sha); --columns PARAM puts PARAM's values\n"
+	      "in the columns beside the policy (e.g. params.boot_args: one column per boot\n"
+	      "argument), and --baseline then names a whole column label. Runs of several hosts are merged,\n"
 	      "with a warning on stderr when their CPU models or accelerators differ;\n"
 	      "--by host splits the rows by host.name instead. --long-csv also writes the csv-long\n"
 	      "table to FILE. --list-runs prints each run's row and column (CSV).\n"
@@ -89,6 +92,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "long-csv", required_argument, NULL, 'l' },
 		{ "ignore", required_argument, NULL, 'I' },
+		{ "columns", required_argument, NULL, 'C' },
 		{ "list-runs", no_argument, NULL, 'R' },
 		{ "by", required_argument, NULL, 'Y' },
 		{ "bound", required_argument, NULL, 'B' },
@@ -142,6 +146,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->grouping.ignore[p] = true;
+			break;
+		}
+		case 'C': {
+			int p = experiment_param_lookup(optarg);
+			if (p < 0 || p == PARAM_POLICY || p == PARAM_WORKLOAD) {
+				fprintf(stderr, "labstat: --columns %s: %s\n", optarg,
+					p < 0 ? "no such parameter (see CONTRACTS.md)"
+					      : "policy and workload make the table's axes");
+				return 2;
+			}
+			o->grouping.column[p] = true;
 			break;
 		}
 		case 'R':

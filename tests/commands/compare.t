@@ -141,6 +141,26 @@ check "grouping: vanilla's two kernels are two columns" \
 check "grouping: --ignore kernel.series_sha merges them (n=4)" \
 	test "$(csv_get "$tmp/merged.csv" workload=cyclic-anon vanilla_n)" = 4
 usage_error "--ignore an unknown parameter: exit 2, one line" "$lab" compare --ignore nope "$tmp/norefs"
+# One policy's settings against each other: --columns puts a parameter
+# in the column labels, and --baseline names one whole column.
+variant bootarg '.params.boot_args = ["page_replace.first_young=look"] | .majflt = .majflt * 2'
+rc=0
+"$lab" compare --columns params.boot_args --baseline vanilla "$tmp/norefs" "$tmp/bootarg" >/dev/null 2>"$tmp/err" || rc=$?
+check "--columns params.boot_args: a baseline policy with two columns is refused (exit 3), one line" \
+	bash -c '[[ $1 == 3 ]] && grep -q "params.boot_args differs" "$2" && [[ $(wc -l <"$2") == 1 ]]' _ "$rc" "$tmp/err"
+"$lab" compare --columns params.boot_args --baseline vanilla --format csv --metric majflt --no-bound \
+	"$tmp/norefs" >"$tmp/one.csv"
+check "--columns with one value of the parameter: the column is the policy alone" \
+	bash -c 'head -n1 "$1" | grep -q ",vanilla_n,"' _ "$tmp/one.csv"
+"$lab" compare --columns params.boot_args --baseline 'vanilla boot=page_replace.first_young=look' \
+	--format csv --metric majflt --no-bound "$tmp/norefs" "$tmp/bootarg" >"$tmp/cols.csv"
+base_col='vanilla boot=page_replace.first_young=look'
+check "--columns: the boot argument is a column, and the row stays the workload's" \
+	bash -c 'head -n1 "$1" | grep -qF ",$2_n," && ! grep -q "boot=" <(cut -d, -f2 "$1")' _ "$tmp/cols.csv" "$base_col"
+is "$(csv_get "$tmp/cols.csv" workload=cyclic-anon vanilla_ratio)" 0.5 \
+	"--columns: the plain runs' ratio to the named baseline column (majflt halved)"
+usage_error "--columns an unknown parameter: exit 2, one line" "$lab" compare --columns nope "$tmp/norefs"
+usage_error "--columns workload: exit 2, one line" "$lab" compare --columns workload "$tmp/norefs"
 
 # Traced runs that lost more than 0.1% of their events are named.
 variant lossy '.trace = "events" | .trace_events = 99000 | .trace_lost_events = [0, 1000]'

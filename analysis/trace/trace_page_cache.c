@@ -146,7 +146,7 @@ fail:
 
 /* Returns 0, -1 after one error line, or -3 after one line when the
  * trace has no add events. */
-static int scan_trace(struct tracecmd_input *handle, const char *path, struct page_cache *pc,
+static int count_insertions(struct tracecmd_input *handle, const char *path, struct page_cache *pc,
 		      struct lost_events *lost)
 {
 	struct scan s = { .tep = tracecmd_get_tep(handle), .pc = pc, .lost = lost };
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	rc = scan_trace(handle, o.trace, &pc, &lost);
+	rc = count_insertions(handle, o.trace, &pc, &lost);
 	if (rc != 0) {
 		status = -rc;
 		goto done;

@@ -61,7 +61,8 @@ static int grow_slots(struct page_cache *pc)
 	return 0;
 }
 
-static struct page_cache_file *file_of(struct page_cache *pc, unsigned int dev, unsigned long long ino)
+static struct page_cache_file *file_of(struct page_cache *pc, unsigned int dev,
+				       unsigned long long ino)
 {
 	if (pc->last < pc->nfiles && pc->files[pc->last].dev == dev && pc->files[pc->last].ino == ino)
 		return &pc->files[pc->last];

@@ -5,7 +5,8 @@
 #                                           (default FUZZ_SECONDS or 120)
 #   fuzz/run.sh --replay [TARGET...]        run every seed once: fuzz/corpus/,
 #                                           fuzz/regress/ and the repository's
-# Targets: spc pagesim-trace labstat trace-timeline (fuzz/README.md).
+# Targets: spc pagesim-trace labstat trace-timeline trace-page-cache
+# (fuzz/README.md).
 # Seeds: fuzz/corpus/TARGET (small hand-made files), fuzz/regress/TARGET
 # (inputs that once crashed a parser) and the real files of the
 # repository: the test fixtures, the LIRS traces of shared/data and
@@ -34,7 +35,7 @@ while (($#)); do
 	esac
 	shift
 done
-all=(spc pagesim-trace labstat trace-timeline)
+all=(spc pagesim-trace labstat trace-timeline trace-page-cache)
 ((${#targets[@]})) || targets=("${all[@]}")
 for t in "${targets[@]}"; do
 	[[ " ${all[*]} " == *" $t "* ]] || die 2 "unknown target '$t' (${all[*]})"
@@ -44,16 +45,16 @@ for t in "${targets[@]}"; do
 done
 
 # Per target: the longest input worth mutating, and whether leaks count
-# (trace-timeline's SIGBUS exit leaks what libtracecmd held, as the tool's
+# (the trace tools' SIGBUS exit leaks what libtracecmd held, as the tools'
 # exit does).
 max_len() {
 	case $1 in
-	trace-timeline) echo 1048576 ;;
+	trace-timeline | trace-page-cache) echo 1048576 ;;
 	pagesim-trace) echo 32768 ;;
 	*) echo 65536 ;;
 	esac
 }
-leaks() { [[ $1 == trace-timeline ]] && echo 0 || echo 1; }
+leaks() { [[ $1 == trace-timeline || $1 == trace-page-cache ]] && echo 0 || echo 1; }
 # A calloc or malloc too large returns NULL, as glibc's does (the parsers
 # and libtracecmd check for it), instead of ASan's report.
 asan_options() {
@@ -90,6 +91,10 @@ seeds() {
 		;;
 	trace-timeline)
 		cp "$top"/tests/analysis/fixtures/*.dat "$dir/"
+		;;
+	trace-page-cache)
+		# and the traces that once crashed trace-timeline's reading of them
+		cp "$top"/tests/analysis/fixtures/*.dat "$here"/regress/trace-timeline/* "$dir/"
 		;;
 	esac
 }

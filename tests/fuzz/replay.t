@@ -16,7 +16,7 @@ else
 	done_testing
 fi
 
-for t in spc pagesim-trace labstat trace-timeline; do
+for t in spc pagesim-trace labstat trace-timeline trace-page-cache; do
 	rc=0
 	"$top/fuzz/run.sh" --replay "$t" >"$tmp/$t" 2>&1 || rc=$?
 	n=$({ find "$top/fuzz/corpus/$t" "$top/fuzz/regress/$t" -type f 2>/dev/null || true; } | wc -l)
@@ -34,5 +34,9 @@ for f in "$top"/fuzz/regress/trace-timeline/*; do
 	"$build/analysis/trace-timeline" -o "$tmp/out.csv" "$f" 2>"$tmp/err" || rc=$?
 	is "$rc $(wc -l <"$tmp/err") $(test -e "$tmp/out.csv" && echo written || echo none)" "1 1 none" \
 		"trace-timeline on regress/$(basename "$f"): exit 1, one error line, no output"
+	rc=0
+	"$build/analysis/trace-page-cache" -o "$tmp/out.csv" "$f" 2>"$tmp/err" || rc=$?
+	is "$rc $(wc -l <"$tmp/err") $(test -e "$tmp/out.csv" && echo written || echo none)" "1 1 none" \
+		"trace-page-cache on regress/$(basename "$f"): exit 1, one error line, no output"
 done
 done_testing

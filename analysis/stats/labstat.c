@@ -83,6 +83,21 @@ struct options {
 
 #define EX_MIXED 3
 
+/* The parameter an --ignore or --columns names, or -1 after one error
+ * line: policy and workload are the table's axes, not parameters to move. */
+static int param_option(const char *option, const char *name)
+{
+	int p = experiment_param_lookup(name);
+
+	if (p < 0 || p == PARAM_POLICY || p == PARAM_WORKLOAD) {
+		fprintf(stderr, "labstat: %s %s: %s\n", option, name,
+			p < 0 ? "no such parameter (see CONTRACTS.md)"
+			      : "policy and workload make the table's axes");
+		return -1;
+	}
+	return p;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -138,26 +153,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'l':
 			o->long_csv = optarg;
 			break;
-		case 'I': {
-			int p = experiment_param_lookup(optarg);
-			if (p < 0 || p == PARAM_POLICY || p == PARAM_WORKLOAD) {
-				fprintf(stderr, "labstat: --ignore %s: %s\n", optarg,
-					p < 0 ? "no such parameter (see CONTRACTS.md)"
-					      : "policy and workload make the table's axes");
-				return 2;
-			}
-			o->grouping.ignore[p] = true;
-			break;
-		}
+		case 'I':
 		case 'C': {
-			int p = experiment_param_lookup(optarg);
-			if (p < 0 || p == PARAM_POLICY || p == PARAM_WORKLOAD) {
-				fprintf(stderr, "labstat: --columns %s: %s\n", optarg,
-					p < 0 ? "no such parameter (see CONTRACTS.md)"
-					      : "policy and workload make the table's axes");
+			int p = param_option(opt == 'I' ? "--ignore" : "--columns", optarg);
+			if (p < 0)
 				return 2;
-			}
-			o->grouping.column[p] = true;
+			if (opt == 'I')
+				o->grouping.ignore[p] = true;
+			else
+				o->grouping.column[p] = true;
 			break;
 		}
 		case 'R':

@@ -60,3 +60,10 @@ const char *fuzz_scratch_dir(void)
 	}
 	return scratch;
 }
+
+sigjmp_buf fuzz_exit_jump;
+
+void fuzz_exit(int status)
+{
+	siglongjmp(fuzz_exit_jump, status + 1);
+}

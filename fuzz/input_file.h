@@ -3,6 +3,7 @@
 #ifndef FUZZ_INPUT_FILE_H
 #define FUZZ_INPUT_FILE_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,5 +12,12 @@ const char *fuzz_input_path(const uint8_t *data, size_t size);
 
 /* A scratch directory for outputs, made once per process. */
 const char *fuzz_scratch_dir(void);
+
+/* Tools whose own main runs in a target are built with -D_exit=fuzz_exit:
+ * their _exit (the trace tools' SIGBUS exit) jumps back to the last
+ * sigsetjmp(fuzz_exit_jump, 1) with status + 1, and the target returns to
+ * the fuzzer (the input rejected, as the tool rejects it). */
+extern sigjmp_buf fuzz_exit_jump;
+void fuzz_exit(int status) __attribute__((noreturn));
 
 #endif

@@ -5,7 +5,6 @@
  * end of its mapping ends in the tool's SIGBUS exit, which returns to the
  * fuzzer here. */
 #include <getopt.h>
-#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,16 +12,7 @@
 #include "input_file.h"
 
 int trace_page_cache_main(int argc, char **argv);
-void fuzz_exit(int status) __attribute__((noreturn));
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static sigjmp_buf on_exit_jump;
-
-/* The tool is built with -D_exit=fuzz_exit. */
-void fuzz_exit(int status)
-{
-	siglongjmp(on_exit_jump, status + 1);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argcs[] = { 4, 7 };
 
 	for (size_t m = 0; m < sizeof(modes) / sizeof(*modes); m++) {
-		if (sigsetjmp(on_exit_jump, 1) != 0)
+		if (sigsetjmp(fuzz_exit_jump, 1) != 0)
 			return 0; /* SIGBUS: the tool exits 1 here, leaking what it held */
 		optind = 0;
 		trace_page_cache_main(argcs[m], modes[m]);

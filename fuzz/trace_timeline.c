@@ -6,7 +6,6 @@
  * exit returns to the fuzzer instead (the input is rejected, as the tool
  * rejects it). */
 #include <getopt.h>
-#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,16 +13,7 @@
 #include "input_file.h"
 
 int trace_timeline_main(int argc, char **argv);
-void fuzz_exit(int status) __attribute__((noreturn));
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static sigjmp_buf on_exit_jump;
-
-/* trace_timeline.c is built with -D_exit=fuzz_exit. */
-void fuzz_exit(int status)
-{
-	siglongjmp(on_exit_jump, status + 1);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *argv[] = { "trace-timeline", "--quiet", modes[m], "-o", out,
 				 (char *)path, NULL };
 
-		if (sigsetjmp(on_exit_jump, 1) != 0)
+		if (sigsetjmp(fuzz_exit_jump, 1) != 0)
 			return 0; /* SIGBUS: the tool exits 1 here, leaking what it held */
 		optind = 0;
 		trace_timeline_main(sizeof(argv) / sizeof(*argv) - 1, argv);

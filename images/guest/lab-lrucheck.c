@@ -4,7 +4,8 @@
  * A policy switch or a policy that loses a folio (never puts it back, or
  * puts it on a list without counting it) leaves the two apart.
  *
- *   lab-lrucheck [KPAGEFLAGS VMSTAT]   (default /proc/kpageflags /proc/vmstat)
+ *   lab-lrucheck [KPAGEFLAGS VMSTAT [SYSFS]]
+ *                (default /proc/kpageflags /proc/vmstat /sys)
  *
  * "flagged" counts the pages whose folio has PG_lru, from /proc/kpageflags
  * (KPF_LRU is set on a compound page's head only, so a head counts with
@@ -20,10 +21,18 @@
  * difference is printed ("flagged N", "counted N", "passes N"). A lost
  * folio shows in every pass.
  *
+ * On a NUMA guest each node is checked too (without arguments, or with
+ * a SYSFS root): its pages by PG_lru, over the pfns of its memory blocks
+ * (SYSFS/devices/system/node/nodeN/memoryM, of block_size_bytes in
+ * SYSFS/devices/system/memory), against the LRU counters of nodeN/vmstat. A folio moved onto another node's list under the wrong
+ * lock leaves two nodes apart while the sums still agree. The pass
+ * prints "nodes_differing N", the nodes whose two counts differ.
+ *
  * Exit: 0 the counts agree, 1 they differ in every pass, 2 bad usage,
  * 3 a file unreadable.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,34 +46,63 @@
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
 #define PASSES			5
+#define MAX_NODES		64
+
+/* Whether the page at @f is part of a folio on an LRU list. */
+struct lru_walk {
+	bool in_lru_folio;
+	long long n;
+};
+
+static void lru_walk_page(struct lru_walk *w, uint64_t f)
+{
+	if (f & (1ULL << KPF_COMPOUND_TAIL)) {
+		w->n += w->in_lru_folio;
+		return;
+	}
+	w->in_lru_folio = (f & (1ULL << KPF_LRU)) != 0;
+	w->n += w->in_lru_folio;
+	if (!(f & (1ULL << KPF_COMPOUND_HEAD)))
+		w->in_lru_folio = false;
+}
 
 /* Pages whose folio is on an LRU list; -1 when the file is unreadable. */
 static long long flagged_pages(const char *path)
 {
 	uint64_t buf[4096];
-	long long n = 0;
-	bool in_lru_folio = false;
+	struct lru_walk w = { 0 };
 	ssize_t got;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return -1;
-	while ((got = read(fd, buf, sizeof(buf))) > 0) {
-		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++) {
-			uint64_t f = buf[i];
-
-			if (f & (1ULL << KPF_COMPOUND_TAIL)) {
-				n += in_lru_folio;
-				continue;
-			}
-			in_lru_folio = (f & (1ULL << KPF_LRU)) != 0;
-			n += in_lru_folio;
-			if (!(f & (1ULL << KPF_COMPOUND_HEAD)))
-				in_lru_folio = false;
-		}
-	}
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++)
+			lru_walk_page(&w, buf[i]);
 	close(fd);
-	return got < 0 ? -1 : n;
+	return got < 0 ? -1 : w.n;
+}
+
+/* Pages on an LRU list among the pfns [@start, @end); -1 on a read error. */
+static long long flagged_range(int fd, uint64_t start, uint64_t end)
+{
+	uint64_t buf[4096];
+	struct lru_walk w = { 0 };
+
+	while (start < end) {
+		size_t want = end - start < 4096 ? end - start : 4096;
+		ssize_t got = pread(fd, buf, want * sizeof(*buf),
+				    (off_t)(start * sizeof(*buf)));
+
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++)
+			lru_walk_page(&w, buf[i]);
+		start += (size_t)got / sizeof(*buf);
+	}
+	return w.n;
 }
 
 /* The LRU size counters' sum; -1 when the file is unreadable or lacks one. */
@@ -94,6 +132,78 @@ static long long counted_pages(const char *path)
 	return found == nnames ? sum : -1;
 }
 
+/* The pages of a memory block, from block_size_bytes (hex); 0 on error. */
+static uint64_t block_pages(const char *sysfs)
+{
+	unsigned long long bytes = 0;
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/memory/block_size_bytes", sysfs);
+	f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llx", &bytes) != 1)
+		bytes = 0;
+	fclose(f);
+	return bytes / (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * The nodes whose pages on the LRU lists (by PG_lru, over their memory
+ * blocks) differ from their LRU counters; 0 on a machine of one node or
+ * one without memory blocks in sysfs, -1 when a file is unreadable.
+ */
+static int nodes_differing(const char *kpageflags, const char *sysfs)
+{
+	uint64_t per_block = block_pages(sysfs);
+	int node, nodes = 0, differ = 0;
+	int fd;
+
+	if (!per_block)
+		return 0;
+	fd = open(kpageflags, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	for (node = 0; node < MAX_NODES; node++) {
+		char path[4096];
+		struct dirent *e;
+		long long flagged = 0, counted;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d", sysfs, node);
+		d = opendir(path);
+		if (!d)
+			continue;
+		nodes++;
+		while ((e = readdir(d))) {
+			unsigned long long block;
+			long long n;
+			char end;
+
+			if (sscanf(e->d_name, "memory%llu%c", &block, &end) != 1)
+				continue;
+			n = flagged_range(fd, block * per_block, (block + 1) * per_block);
+			if (n < 0) {
+				flagged = -1;
+				break;
+			}
+			flagged += n;
+		}
+		closedir(d);
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/vmstat", sysfs, node);
+		counted = counted_pages(path);
+		if (flagged < 0 || counted < 0) {
+			close(fd);
+			return -1;
+		}
+		differ += flagged != counted;
+	}
+	close(fd);
+	return nodes > 1 ? differ : 0;
+}
+
 /* Folds every CPU's vmstat deltas into the global counters. */
 static int refresh_counters(void)
 {
@@ -108,14 +218,16 @@ static int refresh_counters(void)
 int main(int argc, char **argv)
 {
 	const char *kpageflags = "/proc/kpageflags", *vmstat = "/proc/vmstat";
+	const char *sysfs = "/sys";
 	long long best_flagged = 0, best_counted = 0;
-	int pass;
+	int pass, best_differ = 0;
 
-	if (argc == 3) {
+	if (argc == 3 || argc == 4) {
 		kpageflags = argv[1];
 		vmstat = argv[2];
+		sysfs = argc == 4 ? argv[3] : NULL;
 	} else if (argc != 1) {
-		fprintf(stderr, "usage: lab-lrucheck [KPAGEFLAGS VMSTAT]\n");
+		fprintf(stderr, "usage: lab-lrucheck [KPAGEFLAGS VMSTAT [SYSFS]]\n");
 		return 2;
 	}
 	for (pass = 1; pass <= PASSES; pass++) {
@@ -126,20 +238,24 @@ int main(int argc, char **argv)
 		}
 		long long flagged = flagged_pages(kpageflags);
 		long long counted = counted_pages(vmstat);
+		int differ = sysfs ? nodes_differing(kpageflags, sysfs) : 0;
 
-		if (flagged < 0 || counted < 0) {
-			fprintf(stderr, "lab-lrucheck: cannot read %s\n",
-				flagged < 0 ? kpageflags : vmstat);
+		if (flagged < 0 || counted < 0 || differ < 0) {
+			fprintf(stderr, "lab-lrucheck: cannot read %s%s\n",
+				flagged < 0 ? kpageflags : counted < 0 ? vmstat : sysfs,
+				flagged < 0 || counted < 0 ? "" : "/devices/system/node");
 			return 3;
 		}
-		if (pass == 1 || llabs(flagged - counted) < llabs(best_flagged - best_counted)) {
+		if (pass == 1 || llabs(flagged - counted) + differ <
+				 llabs(best_flagged - best_counted) + best_differ) {
 			best_flagged = flagged;
 			best_counted = counted;
+			best_differ = differ;
 		}
-		if (flagged == counted)
+		if (flagged == counted && !differ)
 			break;
 	}
-	printf("flagged %lld\ncounted %lld\npasses %d\n", best_flagged, best_counted,
-	       pass > PASSES ? PASSES : pass);
-	return best_flagged == best_counted ? 0 : 1;
+	printf("flagged %lld\ncounted %lld\npasses %d\nnodes_differing %d\n", best_flagged,
+	       best_counted, pass > PASSES ? PASSES : pass, best_differ);
+	return best_flagged == best_counted && !best_differ ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 # The guest's C tools, built and run on the host: lab-exec (a command's
 # cost and exit code, joining a cgroup), lab-psi (PSI snapshots),
 # lab-switch (--switch-at) and lab-lrucheck (LRU lists against their
-# counters), each against files whose content the test wrote, and their
+# counters, in total and per node), each against files whose content the test wrote, and their
 # errors.
 set -euo pipefail
 # shellcheck source=tap.sh
@@ -97,12 +97,12 @@ vmstat_of 1 >"$tmp/vm5"
 rc=0
 "$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm5" >"$tmp/lc" || rc=$?
 is "$rc" 0 "lab-lrucheck: lists and counters agree, exit 0"
-is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 5 passes 1 " "... 5 pages each way (a compound head counts its tails), at the first pass"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 5 passes 1 nodes_differing 0 " "... 5 pages each way (a compound head counts its tails), at the first pass"
 vmstat_of 2 >"$tmp/vm6"
 rc=0
 "$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm6" >"$tmp/lc" || rc=$?
 is "$rc" 1 "lab-lrucheck: a page counted but on no list: exit 1"
-is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 6 passes 5 " "... after all five passes"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 6 passes 5 nodes_differing 0 " "... after all five passes"
 grep -v nr_unevictable "$tmp/vm5" >"$tmp/vm-short"
 rc=0
 "$tmp/lab-lrucheck" "$tmp/kpf" "$tmp/vm-short" >/dev/null 2>"$tmp/err" || rc=$?
@@ -111,4 +111,35 @@ check "... naming the file" grep -q "cannot read $tmp/vm-short" "$tmp/err"
 rc=0
 "$tmp/lab-lrucheck" "$tmp/kpf" >/dev/null 2>&1 || rc=$?
 is "$rc" 2 "lab-lrucheck with one file: usage, exit 2"
+
+# Per node, with a sysfs root: memory blocks of four pages (0x4000 bytes),
+# node 0 holds block 0 (pfns 0-3), node 1 block 1 (pfns 4-7). The pages:
+# LRU, off, an LRU head and its tail | LRU, off, off, LRU: 3 + 2.
+for f in 32 0 $((32 | 1 << 15)) $((1 << 16)) 32 0 0 32; do kpf "$f"; done >"$tmp/kpf-nodes"
+sys=$tmp/sys/devices/system
+mkdir -p "$sys/memory" "$sys/node/node0/memory0" "$sys/node/node1/memory1"
+echo 4000 >"$sys/memory/block_size_bytes"
+node_vmstat() {	# node_vmstat NODE INACTIVE_ANON: the node's five LRU counters
+	printf 'nr_inactive_anon %s\nnr_active_anon 0\nnr_inactive_file 1\nnr_active_file 0\nnr_unevictable 0\n' "$2" \
+		>"$sys/node/node$1/vmstat"
+}
+node_vmstat 0 2
+node_vmstat 1 1
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf-nodes" "$tmp/vm5" "$tmp/sys" >"$tmp/lc" || rc=$?
+is "$rc" 0 "lab-lrucheck per node: each node's lists match its counters, exit 0"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 5 passes 1 nodes_differing 0 " "... 3 pages on node 0, 2 on node 1"
+# A folio of node 1 counted on node 0 (as when a policy moves another
+# node's folio onto its own list): the sums still agree.
+node_vmstat 0 3
+node_vmstat 1 0
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf-nodes" "$tmp/vm5" "$tmp/sys" >"$tmp/lc" || rc=$?
+is "$rc" 1 "lab-lrucheck per node: a page counted on the wrong node, exit 1"
+is "$(tr '\n' ' ' <"$tmp/lc")" "flagged 5 counted 5 passes 5 nodes_differing 2 " "... both nodes differ while the totals agree"
+rm "$sys/node/node1/vmstat"
+rc=0
+"$tmp/lab-lrucheck" "$tmp/kpf-nodes" "$tmp/vm5" "$tmp/sys" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc" 3 "lab-lrucheck per node: a node without vmstat, exit 3"
+check "... naming the node directory" grep -q "cannot read $tmp/sys/devices/system/node" "$tmp/err"
 done_testing

@@ -5,7 +5,9 @@
 # progress lines are echoed and time-stamped; an interruption stops the
 # guest's whole process group; every running guest is registered, so a
 # result can say which other guests ran beside it). Sourced after
-# common.sh.
+# common.sh and options.sh: the machine's shape (NUMA nodes, the DIMM,
+# swap, the data disk's filesystem) is options.sh's shape_*, which the
+# command's shape_check set.
 # shellcheck source=console.sh
 source "$LAB_TOP/lab/console.sh"
 
@@ -22,7 +24,10 @@ guest_disk_sizes() {
 }
 
 # guest_make_disks WORKDIR JOBDIR MEM_MIB: the job disk from JOBDIR, and
-# fresh swap, data and results disks.
+# fresh swap, data (ext4 or xfs: shape_fs) and results disks. The swap
+# disk is there whatever --swap says, so the disks keep their names; the
+# guest swaps on it only with --swap disk.
+# shellcheck disable=SC2154 # shape_* are options.sh's
 guest_make_disks() {
 	local work=$1 job=$2 mem_mib=$3 job_kib
 	guest_disk_sizes "$mem_mib"
@@ -31,8 +36,52 @@ guest_make_disks() {
 	mkfs.ext4 -q -F -L labjob -d "$job" "$work/job.img" "$((job_kib * 2 + 4096))K" >/dev/null
 	truncate -s "${swap_mib}M" "$work/swap.img"
 	mkswap -q "$work/swap.img" >/dev/null
-	mkfs.ext4 -q -F -L labdata "$work/data.img" "${data_mib}M" >/dev/null
+	if [[ $shape_fs == xfs ]]; then
+		truncate -s "${data_mib}M" "$work/data.img"
+		mkfs.xfs -q -f -L labdata "$work/data.img" >/dev/null
+	else
+		mkfs.ext4 -q -F -L labdata "$work/data.img" "${data_mib}M" >/dev/null
+	fi
 	mkfs.ext4 -q -F -L labresults "$work/results.img" "${results_mib}M" >/dev/null
+}
+
+# guest_shape_env MEM_MIB: the shape's lines of job.env, for init: the
+# swap (LAB_SWAP; LAB_ZRAM_MIB, zram's size: the swap disk's), THP's mode
+# (LAB_THP, empty for the kernel's own) and the data disk's filesystem
+# (LAB_FS).
+# shellcheck disable=SC2154 # shape_* are options.sh's
+guest_shape_env() {
+	guest_disk_sizes "$1"
+	printf 'LAB_SWAP=%s\nLAB_ZRAM_MIB=%s\nLAB_THP=%s\nLAB_FS=%s\n' \
+		"$shape_swap" "$swap_mib" "$shape_thp" "$shape_fs"
+}
+
+# guest_shape_argv MEM_MIB: sets the array shape_argv, QEMU's memory
+# options: -m, and with --numa a RAM backend and a -numa node for each
+# node (its vCPUs, none for a CPU-less node); with --numa-dimm node 0's
+# boot memory is its share less the DIMM, and the DIMM a pc-dimm on node
+# 0, cold-plugged: QEMU puts it in the hotplug area above 4 GiB, above
+# every node's boot memory, and describes it to the guest as an ACPI
+# memory device of node 0.
+# shellcheck disable=SC2154 # shape_* are options.sh's
+guest_shape_argv() {
+	local mem=$1 i size cpus
+	shape_argv=(-m "${mem}M")
+	((shape_dimm_mib == 0)) || shape_argv=(-m "$((mem - shape_dimm_mib))M,slots=1,maxmem=${mem}M")
+	for ((i = 0; i < ${#shape_node_mib[@]}; i++)); do
+		size=${shape_node_mib[i]}
+		((i > 0)) || size=$((size - shape_dimm_mib))
+		cpus=${shape_node_cpus[i]}
+		if [[ $cpus == *' '* ]]; then
+			cpus=",cpus=${cpus%% *}-${cpus##* }"
+		elif [[ -n $cpus ]]; then
+			cpus=",cpus=$cpus"
+		fi
+		shape_argv+=(-object "memory-backend-ram,id=lab-node$i,size=${size}M"
+			-numa "node,nodeid=$i$cpus,memdev=lab-node$i")
+	done
+	((shape_dimm_mib == 0)) || shape_argv+=(-object "memory-backend-ram,id=lab-dimm-mem,size=${shape_dimm_mib}M"
+		-device "pc-dimm,id=lab-dimm,memdev=lab-dimm-mem,node=0")
 }
 
 # guest_resolve FLAVOUR: which kernel and image a boot would use, checked:
@@ -80,12 +129,14 @@ guest_resolve() {
 
 # guest_prepare FLAVOUR POLICY: guest_resolve, then set accel
 # (lab/accel.sh) and cmdline: the policy's parameters, a TCG guest's
-# clock from the host's TSC rate, and the caller's --boot-arg's.
+# clock from the host's TSC rate, the shape's (shape_cmdline) and the
+# caller's --boot-arg's.
 # shellcheck disable=SC2154 # boot_args is the caller's
 guest_prepare() {
 	guest_resolve "$1"
 	accel=$(accel_choose "$guest_kernel_src")
 	cmdline="$(policy_cmdline "$2") $(guest_clock_params "$accel")"
+	[[ -z $shape_cmdline ]] || cmdline+=" $shape_cmdline"
 	((${#boot_args[@]} == 0)) || cmdline+=" ${boot_args[*]}"
 }
 
@@ -108,8 +159,9 @@ guest_pin() {
 # console goes to guest[console] (and, interactive, to the terminal too,
 # with QEMU's monitor on Ctrl-A C and Ctrl-A X to quit).
 guest_qemu_argv() {
-	local cpu=() serial=() gdb=()
+	local cpu=() serial=() gdb=() shape_argv=()
 	[[ ${guest[accel]} == kvm ]] && cpu=(-cpu host)
+	guest_shape_argv "${guest[mem]}"
 	# A guest that hangs can be read with gdb and the kernel's vmlinux
 	# (target remote :PORT); only for debugging, never in results.
 	[[ -z ${LAB_QEMU_GDB:-} ]] || gdb=(-gdb "tcp:127.0.0.1:$LAB_QEMU_GDB")
@@ -121,7 +173,7 @@ guest_qemu_argv() {
 	fi
 	# shellcheck disable=SC2034 # for the callers
 	qemu_argv=(qemu-system-x86_64 -M pc -accel "${guest[accel]}" "${cpu[@]}"
-		-m "${guest[mem]}M" -smp "${guest[vcpus]}" -display none -nodefaults -no-reboot
+		"${shape_argv[@]}" -smp "${guest[vcpus]}" -display none -nodefaults -no-reboot
 		"${serial[@]}" "${gdb[@]}"
 		-kernel "${guest[kernel]}"
 		-append "console=ttyS0 root=/dev/vda ro rootfstype=ext4 init=/init panic=-1 oops=panic nokaslr ${guest[cmdline]}"

@@ -62,13 +62,14 @@ printing progress and an ETA from the cells finished so far.
                     there are skipped, so rerunning resumes
   --list-cells      print the lab.sh run command of each pending cell,
                     one a line, and run nothing
-  run options       --mem --vcpus --timeout --boot-timeout --seed
-                    --vary-seed --size --trace --trace-buffer
-                    --trace-profile --perf-hz --refs --sysctl --cgroup
-                    --boot-arg --switch-at --kernel --kernel-image, passed
-                    to every lab.sh run (see lab.sh run --help); with
-                    --vary-seed rep i uses seed+i-1. The workload options
-                    after -- may end with --also WORKLOAD2 ... as in run
+  run options       --mem --vcpus --numa --numa-dimm --swap --thp --fs
+                    --timeout --boot-timeout --seed --vary-seed --size
+                    --trace --trace-buffer --trace-profile --perf-hz
+                    --refs --sysctl --cgroup --boot-arg --switch-at
+                    --kernel --kernel-image, passed to every lab.sh run
+                    (see lab.sh run --help); with --vary-seed rep i uses
+                    seed+i-1. The workload options after -- may end with
+                    --also WORKLOAD2 ... as in run
 
 Engines (README: "Running on a cluster"):
   --engine local    this machine (the default)
@@ -128,8 +129,9 @@ while [[ $# -gt 0 ]]; do
 	--wait) wait=1; shift ;;
 	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --trace-buffer | \
 		--trace-profile | --perf-hz | --sysctl | --cgroup | --boot-arg | --switch-at | \
-		--kernel | --kernel-image)
+		--kernel | --kernel-image | --numa | --numa-dimm | --swap | --thp | --fs)
 		need "$@"
+		shape_take "$1" "$2" || true
 		case $1 in
 		--mem) mem=$2 ;;
 		--vcpus) vcpus=$2 ;;
@@ -163,6 +165,7 @@ done
 # The options the engines size cells by, checked as lab.sh run does.
 mem_mib=$(opt_mem "$mem") || exit
 [[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
+shape_check "$mem_mib" "$vcpus"
 opt_seconds --timeout "$timeout_s"
 opt_seconds --boot-timeout "$boot_s"
 trace_bpftrace_only "$trace" >/dev/null || exit

@@ -166,6 +166,44 @@ cgroup_json() {
 		 events: $ev, psi: $psi}'
 }
 
+# machine_json PART: what the guest kernel made of the machine (init's
+# machine file), or null when the guest wrote none: nodes (each with its
+# CPUs, MemTotal, the pfn span of its populated zones and the zones),
+# swaps (/proc/swaps), zram (its compressor, size and, after the run, its
+# mm_stat; null without --swap zram), thp (the active mode) and data_fs.
+machine_json() {
+	local f=$1/machine
+	if [[ ! -s $f ]]; then
+		echo null
+		return
+	fi
+	jq -R -s -c 'def num: if . == null or . == "" then null else tonumber end;
+		def cpus: if . == null or . == "" then []
+			else split(",") | map(split("-") | map(tonumber)
+				| if length == 2 then [range(.[0]; .[1] + 1)] else . end) | add end;
+		split("\n") | map(select(length > 0) | split(" ")) as $l
+		| ($l | map(select(.[0] == "zone") | {node: (.[1] | num), zone: .[2],
+			start_pfn: (.[3] | num), spanned: (.[4] | num), present: (.[5] | num)})) as $zones
+		| ($l | map(select(.[0] == "zram")) | first) as $zram
+		| ($l | map(select(.[0] == "zram_mm_stat")) | first) as $mm
+		| {nodes: ($l | map(select(.[0] == "node") | (.[1] | num) as $n
+			| ($zones | map(select(.node == $n))) as $z
+			| {node: $n, cpus: (.[2] | cpus), mem_total_kb: (.[3] | num),
+			   start_pfn: ($z | map(.start_pfn) | min),
+			   end_pfn: ($z | map(.start_pfn + .spanned) | max),
+			   zones: ($z | map(del(.node)))})),
+		   swaps: ($l | map(select(.[0] == "swap") | {device: .[1], type: .[2],
+			size_kb: (.[3] | num), priority: (.[4] | num)})),
+		   zram: (if $zram == null then null
+			else {comp_algorithm: $zram[1], disksize_bytes: ($zram[2] | num)}
+			+ (if $mm == null then {} else {orig_data_size: ($mm[1] | num),
+			   compr_data_size: ($mm[2] | num), mem_used_total: ($mm[3] | num),
+			   mem_used_max: ($mm[5] | num), same_pages: ($mm[6] | num),
+			   huge_pages: ($mm[8] | num)} end) end),
+		   thp: ($l | map(select(.[0] == "thp")) | first | .[1] // null),
+		   data_fs: ($l | map(select(.[0] == "data_fs")) | first | .[1] // null)}' "$f" 2>/dev/null || echo null
+}
+
 # workload_rc_of PART N: exit code of workload N (0: the main one; empty
 # when it never ran).
 workload_rc_of() {
@@ -328,6 +366,7 @@ result_write() {
 		--argjson cg "$(cgroup_json "$part" "$(jq -r '.params.cgroup.name // empty' "$req")")" \
 		--argjson switches "$(switches_json "$part")" --argjson also "$also" \
 		--argjson lru_check "$(lru_check_json "$part/lru_check")" \
+		--argjson machine "$(machine_json "$part")" \
 		--arg active_end "$(status_get "$st" policy_active_end)" \
 		--arg cmdline "$(status_get "$st" cmdline)" --arg werr "$werr" \
 		--argjson stalls "${guest[boot_stalls]}" --argjson conc "${guest[concurrent]:-0}" \
@@ -345,7 +384,7 @@ result_write() {
 		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end),
 		  psi: $psi,
 		  cgroup: (if $cg == null then null else $cg + {path: $rusage.cgroup} end),
-		  switches: $switches, lru_check: $lru_check,
+		  switches: $switches, lru_check: $lru_check, machine: $machine,
 		  policy_active_end: (if $active_end == "" then null else $active_end end),
 		  also: $also,
 		  workload_error: (if $werr == "" then null else $werr end),

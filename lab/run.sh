@@ -33,8 +33,12 @@ usage: lab.sh run POLICY WORKLOAD [options] [-- WORKLOAD-OPTIONS]
                   [--also WORKLOAD2 [--cgroup NAME[:LIMIT]] [--size SIZE]
                                     [-- WORKLOAD2-OPTIONS]]...
 
-  --mem SIZE        guest memory (default 256M; suffix M or G)
-  --vcpus N         guest CPUs (default 2)
+  --mem SIZE        guest memory (default 256M, 128M to 4G; suffix M or G)
+  --vcpus N         guest CPUs (default 2, 1 to 8; more than the host's
+                    cores is allowed: counts hold under TCG, seconds not)
+USAGE
+	shape_usage
+	cat <<'USAGE'
   --reps N          repetitions, each a fresh boot (default 1)
   --timeout S       seconds before a guest counts as hung (default 900)
   --boot-timeout S  seconds for the guest's init to say its first word;
@@ -153,6 +157,7 @@ while [[ $# -gt 0 ]]; do
 	--) in_args=1; shift ;;
 	--mem) main_only "$1"; need "$@"; mem=$2; shift 2 ;;
 	--vcpus) main_only "$1"; need "$@"; vcpus=$2; shift 2 ;;
+	--numa | --numa-dimm | --swap | --thp | --fs) main_only "$1"; need "$@"; shape_take "$1" "$2"; shift 2 ;;
 	--reps) main_only "$1"; need "$@"; reps=$2; shift 2 ;;
 	--timeout) main_only "$1"; need "$@"; timeout_s=$2; shift 2 ;;
 	--boot-timeout) main_only "$1"; need "$@"; boot_limit=$2; shift 2 ;;
@@ -182,6 +187,7 @@ done
 
 mem_mib=$(opt_mem "$mem")
 [[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
+shape_check "$mem_mib" "$vcpus"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '$reps' (a positive number)"
 opt_seconds --timeout "$timeout_s"
 opt_seconds --boot-timeout "$boot_limit"
@@ -299,6 +305,7 @@ job_env() {
 	printf 'LAB_TRACE_BUFFER_KB=%s\n' "$trace_buffer"
 	printf 'LAB_TRACE_PROFILE=%s\n' "$trace_profile"
 	[[ $perf_freq == null ]] || printf 'LAB_PERF_PERIOD_NS=%s\n' "$((1000000000 / perf_freq))"
+	guest_shape_env "$mem_mib"
 }
 
 # request_json RUN_ID REP REP_SEED: what this rep asks for (result.sh adds
@@ -322,10 +329,11 @@ request_json() {
 		--argjson sysctl "$(json_array "${sysctls[@]}")" \
 		--argjson boot_args "$(json_array "${boot_args[@]}")" \
 		--argjson cgroup "${wl_cgroups[0]}" --argjson switch_at "$switch_at" --argjson also "$also" \
+		--argjson shape "$shape_json" \
 		'{run_id: $run_id, rep: $rep, policy: $policy, kernel_flavour: $flavour,
 		  workload: $workload,
-		  params: {size: $size, args: $args, sysctl: $sysctl, cgroup: $cgroup,
-		           boot_args: $boot_args, switch_at: $switch_at, also: $also},
+		  params: ({size: $size, args: $args, sysctl: $sysctl, cgroup: $cgroup,
+		           boot_args: $boot_args, switch_at: $switch_at, also: $also} + $shape),
 		  seed: $seed, mem_mib: $mem_mib, vcpus: $vcpus, accel: $accel, kernel: $kernel,
 		  linux_source_version: $source, trace: $trace, started_at: $started_at,
 		  host: $host} + $engine
@@ -384,7 +392,7 @@ run_one() {
 		[progress]="[rep $rep/$reps] guest: " [markers]=$part/markers)
 	local what=$workload
 	((${#wl_names[@]} == 1)) || what="${wl_names[*]}"
-	say "[rep $rep/$reps] booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs): $what"
+	say "[rep $rep/$reps] booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs$(shape_words)): $what"
 	guest_boot
 
 	result_collect "$part" "$work/results.img" || true

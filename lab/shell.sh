@@ -17,7 +17,11 @@ usage() {
 	cat <<'USAGE'
 usage: lab.sh shell POLICY [options]
 
-  --mem SIZE        guest memory (default 256M; suffix M or G)
+  --mem SIZE        guest memory (default 256M, 128M to 4G; suffix M or G)
+  --vcpus N         guest CPUs (default 2, 1 to 8)
+USAGE
+	shape_usage
+	cat <<'USAGE'
   --kernel FLAVOUR  vanilla|lab|debug (default: vanilla for POLICY vanilla*,
                     lab otherwise)
   --kernel-image F  boot the bzImage F (your own build) instead
@@ -39,10 +43,12 @@ policy=${1:-}
 [[ -n $policy ]] || die "$EX_USAGE" "need a POLICY (lab.sh list shows them)"
 shift
 policy_check "$policy"
-mem=256M flavour="" boot_limit=300 boot_args=()
+mem=256M vcpus=2 flavour="" boot_limit=300 boot_args=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--mem) need "$@"; mem=$2; shift 2 ;;
+	--vcpus) need "$@"; vcpus=$2; shift 2 ;;
+	--numa | --numa-dimm | --swap | --thp | --fs) need "$@"; shape_take "$1" "$2"; shift 2 ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--kernel-image) need "$@"; LAB_KERNEL=$2; shift 2 ;;
 	--boot-arg) need "$@"; opt_boot_arg "$2"; boot_args+=("$2"); shift 2 ;;
@@ -51,6 +57,8 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 mem_mib=$(opt_mem "$mem")
+[[ $vcpus =~ ^[1-8]$ ]] || die "$EX_USAGE" "bad --vcpus '$vcpus' (1 to 8)"
+shape_check "$mem_mib" "$vcpus"
 opt_seconds --boot-timeout "$boot_limit"
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
@@ -69,15 +77,17 @@ shell_abort() {
 lab_on_signals shell_abort
 mkdir -p "$work/job"
 : >"$work/job/args"
-printf 'LAB_MODE=shell\nLAB_WORKLOAD=none\nLAB_TRACE=none\nLAB_MGLRU=%s\n' \
-	"$(policy_mglru "$policy")" >"$work/job/job.env"
+{
+	printf 'LAB_MODE=shell\nLAB_WORKLOAD=none\nLAB_TRACE=none\nLAB_MGLRU=%s\n' "$(policy_mglru "$policy")"
+	guest_shape_env "$mem_mib"
+} >"$work/job/job.env"
 guest_pin "$work"
 guest_make_disks "$work" "$work/job" "$mem_mib"
-guest+=([work]=$work [job]=$work/job [mem]=$mem_mib [vcpus]=2 [accel]=$accel
+guest+=([work]=$work [job]=$work/job [mem]=$mem_mib [vcpus]=$vcpus [accel]=$accel
 	[cmdline]=$cmdline [console]=$work/console.log [qemu_cmdline]=$work/qemu.cmdline
 	[boot_limit]=$boot_limit [retries]=2 [id]=$(basename "$work")
 	[desc]="lab shell $policy" [interactive]=1)
-say "booting $policy ($flavour kernel, $accel); Ctrl-A X quits"
+say "booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs$(shape_words)); Ctrl-A X quits"
 guest_boot
 if ((guest[stalled])); then
 	die "$EX_TIMEOUT" "the guest never reached init within ${boot_limit}s, ${guest[boot_stalls]} boots"

@@ -34,6 +34,9 @@ usage: lab.sh stress POLICY [options]
                     memcontrol switch cgroup (default all), or none
   --mem SIZE        guest memory (default 256M, 384M for the debug kernel)
   --vcpus N         guest CPUs (default 2, 1 to 8)
+USAGE
+	shape_usage
+	cat <<'USAGE'
   --timeout S       seconds before the guest counts as hung
                     (default 1800 + 4 x duration)
   --boot-timeout S  seconds for the guest's init to say its first word
@@ -86,6 +89,7 @@ while [[ $# -gt 0 ]]; do
 	--groups) need "$@"; groups=$2; shift 2 ;;
 	--mem) need "$@"; mem=$2; shift 2 ;;
 	--vcpus) need "$@"; vcpus=$2; shift 2 ;;
+	--numa | --numa-dimm | --swap | --thp | --fs) need "$@"; shape_take "$1" "$2"; shift 2 ;;
 	--timeout) need "$@"; timeout_s=$2; shift 2 ;;
 	--boot-timeout) need "$@"; boot_limit=$2; shift 2 ;;
 	--boot-arg) need "$@"; opt_boot_arg "$2"; boot_args+=("$2"); shift 2 ;;
@@ -115,6 +119,7 @@ if [[ -z $mem ]]; then
 	[[ $flavour == debug ]] && mem=384M
 fi
 mem_mib=$(opt_mem "$mem")
+shape_check "$mem_mib" "$vcpus"
 inject=${LAB_STRESS_INJECT:-}
 in_list "$inject" "" warn fail panic hang die ||
 	die "$EX_USAGE" "LAB_STRESS_INJECT must be warn, fail, panic, hang or die, not '$inject'"
@@ -156,11 +161,13 @@ mkdir -p "$part"
 	printf 'LAB_STRESS_DURATION=%s\n' "$duration"
 	printf 'LAB_STRESS_GROUPS="%s"\n' "$groups"
 	printf 'LAB_STRESS_INJECT=%s\n' "$inject"
+	guest_shape_env "$mem_mib"
 } >"$job/job.env"
 
 kernel_json=$guest_kernel_json
 command="./lab.sh stress $policy --kernel $flavour --duration $duration --mem ${mem_mib}M"
 ((vcpus == 2)) || command+=" --vcpus $vcpus"
+[[ -z $(shape_options) ]] || command+=" $(shape_options)"
 [[ $groups == "stressng selftests memcg memcontrol switch cgroup" ]] || command+=" --groups \"$groups\""
 for a in "${boot_args[@]}"; do command+=" --boot-arg $a"; done
 [[ -n ${LAB_KERNEL:-} ]] && command+=" --kernel-image ${LAB_KERNEL#"$LAB_TOP"/}"
@@ -172,7 +179,7 @@ guest+=([work]=$work [job]=$job [mem]=$mem_mib [vcpus]=$vcpus [accel]=$accel
 	[qemu_cmdline]=$part/qemu.cmdline [timeout]=$timeout_s [boot_limit]=$boot_limit
 	[retries]=2 [id]=$run_id [desc]="lab stress $policy" [progress]="guest: ")
 
-say "booting $policy ($flavour kernel, $accel, ${mem_mib} MiB): ${duration}s of stress-ng, groups: $groups"
+say "booting $policy ($flavour kernel, $accel, ${mem_mib} MiB, $vcpus vCPUs$(shape_words)): ${duration}s of stress-ng, groups: $groups"
 # A boot that never reaches init is retried on fresh disks (guest_boot):
 # 6.1 with debug.config stalls now and then under TCG before any initcall
 # of the series (RELIABILITY.md), the unpatched tree too.
@@ -253,13 +260,14 @@ jq -n --arg run_id "$run_id" --arg policy "$policy" --arg active "${active:-unkn
 	--arg ifaces "$(status_get "$st" net_ifaces)" --argjson boot_stalls "$boot_stalls" \
 	--argjson boot_args "$(printf '%s\n' "${boot_args[@]}" | jq -R 'select(. != "")' | jq -sc .)" \
 	--argjson conc "${guest[concurrent]}" --arg conc_ids "${guest[concurrent_ids]}" \
+	--argjson shape "$shape_json" \
 	'{run_id: $run_id, policy: $policy, policy_active: $active, kernel_flavour: $flavour,
 	  kernel: ($kernel + (if $uname == "" then {} else {release: $uname} end)),
 	  linux_source_version: $source, accel: $accel, mem_mib: $mem_mib, vcpus: $vcpus,
 	  duration_s: $duration, groups: ($groups | split(" ")), inject: $inject,
 	  tests: $tests, console_findings: $findings, verdict: $verdict, exit: $exit,
 	  note: $note, boot_stalls: $boot_stalls, wall_s: $wall_s, started_at: $started_at, command: $command,
-	  boot_args: $boot_args, concurrent_guests: $conc,
+	  boot_args: $boot_args, params: $shape, concurrent_guests: $conc,
 	  concurrent_guest_ids: ($conc_ids | split(" ") | map(select(. != ""))),
 	  guest_net_ifaces: ($ifaces | split(" ") | map(select(. != "")))}' \
 	>"$part/stress.json.tmp" || {

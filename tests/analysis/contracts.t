@@ -18,6 +18,12 @@ done
 jq '. + {made_up_key: 1, params: (.params + {made_up_param: 2})}' "$FIXTURES/trace.result.json" >"$tmp/r.json"
 is "$(undocumented_keys "$tmp/r.json" | sed 's/^[^:]*: //' | paste -sd' ')" "made_up_key params.made_up_param" \
 	"an undocumented key and param are reported"
+# The machine's shape (lab.sh run --numa, --swap, --thp, --fs) and what
+# the guest made of it: keys every new result has, which the recorded
+# fixtures predate (tests/lab/topology.t checks real ones).
+jq '. + {machine: null, params: (.params + {numa: null, swap: "zram", thp: null, fs: "xfs"})}' \
+	"$FIXTURES/trace.result.json" >"$tmp/shape.json"
+is "$(undocumented_keys "$tmp/shape.json")" "" "the shape's params (numa, swap, thp, fs) and machine are in CONTRACTS.md"
 mapfile -t fresh < <(find "${LAB_RESULTS:-$top/results}" -name result.json -not -path '*/.*' -newer "$top/CONTRACTS.md" \
 	2>/dev/null | sort | tail -n 5)
 for r in "${fresh[@]}"; do

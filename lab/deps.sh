@@ -12,7 +12,7 @@ packages=(
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev ccache
 	xz-utils git file
 	# guest and QEMU
-	qemu-system-x86 busybox-static e2fsprogs util-linux trace-cmd bpftrace
+	qemu-system-x86 busybox-static e2fsprogs xfsprogs util-linux trace-cmd bpftrace
 	linux-libc-dev
 	# --trace perf: perf record in the guest, perf script on the host
 	linux-perf

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The run options of the kernel issues (--cgroup, --boot-arg, --switch-at,
-# --also) and the files a workload parses are checked on the host: a bad
+# --also), the machine's shape (--numa, --numa-dimm, --swap, --thp, --fs,
+# --vcpus and --mem at their limits; in run, matrix, shell and stress
+# alike) and the files a workload parses are checked on the host: a bad
 # one is one line on stderr and exit 2 before anything boots, and leaves no
 # result and no work directory behind. Also: every LAB_* variable the lab
 # reads is documented in lab.sh --help, and the policy registry is the one
@@ -87,6 +89,97 @@ refused "a main-only option after --also" --also cyclic-file --mem 1G
 accepted "--also with its own cgroup, size and options" --cgroup a:100M --size 64M \
 	--also cyclic-file --cgroup b:100M --size 64M -- --passes 2
 refused "--mem with a leading zero (octal in shell)" --mem 0256M
+refused "--mem above 4G" --mem 4097M
+refused "--mem 5G" --mem 5G
+accepted "--mem 4G" --mem 4G
+accepted "--vcpus 8 (more than this host's cores: allowed)" --vcpus 8
+refused "--vcpus 9 (CONFIG_NR_CPUS is 8)" --vcpus 9
+
+# The machine's shape.
+refused "--numa 0" --numa 0
+refused "--numa 9 (at most 8 nodes)" --numa 9
+refused "--numa that is not a number" --numa two
+refused "--numa with a leading zero" --numa 02
+refused "--numa N: without sizes" --numa 2:
+refused "--numa with fewer sizes than nodes" --numa 2:256M
+refused "--numa with more sizes than nodes" --numa 2:128M,64M,64M
+refused "--numa with an empty size" --numa 2:192M,
+refused "--numa sizes that do not add up to --mem" --numa 2:128M,64M
+refused "--numa size with a bad unit" --numa 2:128K,128M
+refused "--numa size not a multiple of 4M" --numa 2:130M,126M
+refused "--numa node below 32M" --numa 2:240M,16M
+refused "--numa split into nodes below 32M" --numa 8 --mem 128M
+refused "--numa even split of a --mem that is not whole 4 MiB units" --numa 2 --mem 258M
+accepted "--numa 2" --numa 2
+accepted "--numa 2 with uneven nodes" --numa 2:192M,64M
+accepted "--numa 1" --numa 1
+accepted "--numa 3 with 2 vCPUs (a CPU-less node)" --numa 3
+accepted "--numa 8 with 8 vCPUs in 512M" --numa 8 --vcpus 8 --mem 512M
+refused "--numa-dimm without --numa" --numa-dimm 128M
+refused "--numa-dimm with one node" --numa 1 --numa-dimm 128M
+refused "--numa-dimm not a multiple of 128M (the memory block)" --numa 2:192M,64M --numa-dimm 64M
+refused "--numa-dimm that leaves node 0 nothing to boot with" --numa 2 --numa-dimm 128M
+refused "--numa-dimm that is not a size" --numa 2:192M,64M --numa-dimm big
+accepted "--numa-dimm 128M of node 0's 192M" --numa 2:192M,64M --numa-dimm 128M
+accepted "--numa-dimm 896M of node 0's 1G in a 2G guest" --mem 2G --numa 2 --numa-dimm 896M
+refused "--swap of an unknown kind" --swap nvme
+refused "--swap spelled in capitals" --swap ZRAM
+accepted "--swap zram" --swap zram
+accepted "--swap none" --swap none
+accepted "--swap disk" --swap disk
+refused "--thp of an unknown mode" --thp sometimes
+accepted "--thp always" --thp always
+accepted "--thp never" --thp never
+refused "--fs of an unknown filesystem" --fs btrfs
+accepted "--fs xfs" --fs xfs
+accepted "--fs ext4" --fs ext4
+refused "a shape option after --also (one machine per run)" --also cyclic-file --swap zram
+refused "--boot-arg transparent_hugepage= (the lab's own: --thp)" --boot-arg transparent_hugepage=always
+refused "--boot-arg memhp_default_state= (the lab's own: --numa-dimm)" --boot-arg memhp_default_state=offline
+accepted "every shape option at once" --mem 512M --vcpus 4 --numa 2:384M,128M --numa-dimm 256M \
+	--swap zram --thp always --fs xfs
+
+# The other commands that boot a guest take the same options, checked the
+# same way: matrix (its cells' commands carry them), shell and stress.
+# other_refused DESCRIPTION COMMAND ARGS...: exit 2, one line, nothing written.
+other_refused() {
+	local desc=$1 rc=0
+	shift
+	"$lab" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [[ $rc == 2 && $(wc -l <"$tmp/err") == 1 && ! -s $tmp/out && ! -e $LAB_RESULTS ]]; then
+		ok "$desc: exit 2 ($(cat "$tmp/err"))"
+	else
+		not_ok "$desc" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+# other_accepted DESCRIPTION COMMAND ARGS...: the checks pass (exit 8: the kernel).
+other_accepted() {
+	local desc=$1 rc=0
+	shift
+	"$lab" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [[ $rc == 8 ]] && grep -q 'no-such-bzImage not found' "$tmp/err" && [[ ! -e $LAB_RESULTS ]]; then
+		ok "$desc: accepted"
+	else
+		not_ok "$desc: accepted" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+other_refused "matrix --numa with sizes that do not add up" matrix --list-cells --numa 2:64M,64M
+other_refused "matrix --swap of an unknown kind" matrix --list-cells --swap tape
+other_refused "matrix --numa-dimm without --numa" matrix --list-cells --numa-dimm 128M
+other_refused "matrix --mem above 4G" matrix --list-cells --mem 8G
+rc=0
+"$lab" matrix --list-cells --policies lru --reps 1 --numa 2:192M,64M --numa-dimm 128M --swap zram \
+	--thp always --fs xfs >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "matrix: every cell's lab.sh run carries the shape options" \
+	grep -q -- '--numa 2:192M\\,64M --numa-dimm 128M --swap zram --thp always --fs xfs' "$tmp/out"
+diag "$(head -n 1 "$tmp/out")"
+other_refused "shell --numa 0" shell lru --numa 0
+other_refused "shell --fs of an unknown filesystem" shell lru --fs zfs
+other_refused "shell --vcpus 9" shell lru --vcpus 9
+other_accepted "shell with a shape" shell lru --vcpus 4 --numa 2 --swap zram --thp never --fs xfs
+other_refused "stress --numa-dimm with one node" stress lru --numa 1 --numa-dimm 128M
+other_refused "stress --thp of an unknown mode" stress lru --thp maybe
+other_accepted "stress with a shape" stress lru --kernel lab --numa 2 --swap zram
 refused "--seed with a leading zero" --seed 010
 refused "--boot-timeout 0" --boot-timeout 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Boot both kernels under QEMU and run a small cyclic-anon that really
 # swaps: the run must verify its data, report the policy that was asked
-# for, and show swap-ins.
+# for, show swap-ins, and record the default machine (one node, swap on
+# the disk, ext4) as asked and as the guest saw it.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
@@ -36,6 +37,10 @@ run_case() {
 		  .linux_source_version, .exit, .verified, .wall_s, .majflt, .minflt,
 		  .vmstat.pgmajfault, .vmstat.pswpout, .vmstat.workingset_refault_anon]
 		 | all(. != null)' "$r"
+	check "$policy: the default machine: params.numa null, swap disk, thp null, fs ext4" \
+		test "$(jq -c '[.params.numa, .params.swap, .params.thp, .params.fs]' "$r")" = '[null,"disk",null,"ext4"]'
+	check "$policy: ... and the guest had it: one node, /dev/vdc its only swap, /data ext4" \
+		test "$(jq -c '[(.machine.nodes | length), [.machine.swaps[].device], .machine.data_fs]' "$r")" = '[1,["/dev/vdc"],"ext4"]'
 	check "$policy: no partial directory left" \
 		test -z "$(find "$LAB_RESULTS" -maxdepth 1 -name '.*.partial')"
 	diag "$policy: wall_s $(jq .wall_s "$r") majflt $(jq .majflt "$r") pswpin $(jq .vmstat.pswpin "$r") accel $(jq -r .accel "$r") boot_to_exit_s $(jq .boot_to_exit_s "$r")"

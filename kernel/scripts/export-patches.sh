@@ -14,12 +14,25 @@ dest=$LAB_TOP/kernel/patches
 
 tmp=$(mktemp -d "$LAB_BUILD/export.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-git -C "$src" format-patch -q --no-signature --zero-commit -o "$tmp" base..HEAD
-(cd "$tmp" && find . -maxdepth 1 -name '*.patch' -printf '%f\n' | sort >series)
+git -C "$src" format-patch -q --no-signature --zero-commit --cover-letter -o "$tmp" base..HEAD
+(cd "$tmp" && find . -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' |
+	sort >series)
+# The cover letter's subject and blurb: kernel/cover-letter.txt (first
+# line, then the text after the blank line); format-patch adds the
+# shortlog and diffstat.
+cover=$LAB_TOP/kernel/cover-letter.txt
+[[ -f $cover ]] || die "$EX_MISSING" "kernel/cover-letter.txt not found"
+awk -v cover="$cover" '
+	BEGIN { getline subject <cover; getline blank <cover
+		while ((getline l <cover) > 0) blurb = blurb l "\n" }
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+	/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s", blurb; next }
+	{ print }' "$tmp/0000-cover-letter.patch" >"$tmp/cover" &&
+	mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
 rm -f "$dest"/*.patch
 cp "$tmp"/*.patch "$dest"/ 2>/dev/null || true
 mv "$tmp/series" "$dest/series"
 # The tree now matches the series: record it so prepare-tree.sh keeps it.
 printf '%s %s\n' "$(linux_source_version)" "$(series_sha)" >"$src/.lab-prepared"
 printf 'head\n%s\n' "$(git -C "$src" rev-parse HEAD)" >"$src/.lab-prepared.head"
-say "exported $(wc -l <"$dest/series") patch(es) to kernel/patches"
+say "exported $(wc -l <"$dest/series") patch(es) and the cover letter to kernel/patches"

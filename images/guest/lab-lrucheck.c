@@ -24,9 +24,12 @@
  * On a NUMA guest each node is checked too (without arguments, or with
  * a SYSFS root): its pages by PG_lru, over the pfns of its memory blocks
  * (SYSFS/devices/system/node/nodeN/memoryM, of block_size_bytes in
- * SYSFS/devices/system/memory), against the LRU counters of nodeN/vmstat. A folio moved onto another node's list under the wrong
+ * SYSFS/devices/system/memory), against the LRU counters of
+ * nodeN/vmstat. A folio moved onto another node's list under the wrong
  * lock leaves two nodes apart while the sums still agree. The pass
- * prints "nodes_differing N", the nodes whose two counts differ.
+ * prints "nodes_checked N", the nodes compared (none where a memory
+ * block holds two nodes' pages: sysfs does not say which page is whose),
+ * and "nodes_differing N", the nodes whose two counts differ.
  *
  * Exit: 0 the counts agree, 1 they differ in every pass, 2 bad usage,
  * 3 a file unreadable.
@@ -150,49 +153,96 @@ static uint64_t block_pages(const char *sysfs)
 	return bytes / (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/*
- * The nodes whose pages on the LRU lists (by PG_lru, over their memory
- * blocks) differ from their LRU counters; 0 on a machine of one node or
- * one without memory blocks in sysfs, -1 when a file is unreadable.
- */
-static int nodes_differing(const char *kpageflags, const char *sysfs)
+#define MAX_BLOCKS		4096
+
+/* A node's memory blocks, read from SYSFS/devices/system/node/nodeN. */
+struct node_blocks {
+	int node;
+	size_t n;
+	unsigned long long block[MAX_BLOCKS];
+};
+
+/* @nb's blocks; false when the directory is missing or lists too many. */
+static bool read_node_blocks(const char *sysfs, int node, struct node_blocks *nb)
 {
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d", sysfs, node);
+	d = opendir(path);
+	if (!d)
+		return false;
+	nb->node = node;
+	nb->n = 0;
+	while ((e = readdir(d))) {
+		unsigned long long block;
+		char end;
+
+		if (sscanf(e->d_name, "memory%llu%c", &block, &end) != 1)
+			continue;
+		if (nb->n == MAX_BLOCKS) {
+			closedir(d);
+			return false;
+		}
+		nb->block[nb->n++] = block;
+	}
+	closedir(d);
+	return true;
+}
+
+/* Whether a memory block of @a is also one of @b's. */
+static bool blocks_shared(const struct node_blocks *a, const struct node_blocks *b)
+{
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			if (a->block[i] == b->block[j])
+				return true;
+	return false;
+}
+
+/*
+ * Compare each node's pages on the LRU lists (by PG_lru, over its memory
+ * blocks) with its LRU counters: sets *@checked to the nodes compared and
+ * returns how many differ, or -1 when a file is unreadable. No node is
+ * compared on a machine of one node, one without memory blocks in sysfs,
+ * or one where a block holds the pages of two nodes (which node a page
+ * of such a block is on, sysfs does not say).
+ */
+static int nodes_differing(const char *kpageflags, const char *sysfs, int *checked)
+{
+	static struct node_blocks nodes[MAX_NODES];
 	uint64_t per_block = block_pages(sysfs);
-	int node, nodes = 0, differ = 0;
+	int node, nr = 0, differ = 0;
 	int fd;
 
+	*checked = 0;
 	if (!per_block)
 		return 0;
+	for (node = 0; node < MAX_NODES; node++)
+		if (read_node_blocks(sysfs, node, &nodes[nr]))
+			nr++;
+	if (nr < 2)
+		return 0;
+	for (int a = 0; a < nr; a++)
+		for (int b = a + 1; b < nr; b++)
+			if (blocks_shared(&nodes[a], &nodes[b]))
+				return 0;
 	fd = open(kpageflags, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	for (node = 0; node < MAX_NODES; node++) {
+	for (int k = 0; k < nr; k++) {
 		char path[4096];
-		struct dirent *e;
 		long long flagged = 0, counted;
-		DIR *d;
 
-		snprintf(path, sizeof(path), "%s/devices/system/node/node%d", sysfs, node);
-		d = opendir(path);
-		if (!d)
-			continue;
-		nodes++;
-		while ((e = readdir(d))) {
-			unsigned long long block;
-			long long n;
-			char end;
+		for (size_t i = 0; i < nodes[k].n && flagged >= 0; i++) {
+			long long n = flagged_range(fd, nodes[k].block[i] * per_block,
+						    (nodes[k].block[i] + 1) * per_block);
 
-			if (sscanf(e->d_name, "memory%llu%c", &block, &end) != 1)
-				continue;
-			n = flagged_range(fd, block * per_block, (block + 1) * per_block);
-			if (n < 0) {
-				flagged = -1;
-				break;
-			}
-			flagged += n;
+			flagged = n < 0 ? -1 : flagged + n;
 		}
-		closedir(d);
-		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/vmstat", sysfs, node);
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/vmstat", sysfs,
+			 nodes[k].node);
 		counted = counted_pages(path);
 		if (flagged < 0 || counted < 0) {
 			close(fd);
@@ -201,7 +251,8 @@ static int nodes_differing(const char *kpageflags, const char *sysfs)
 		differ += flagged != counted;
 	}
 	close(fd);
-	return nodes > 1 ? differ : 0;
+	*checked = nr;
+	return differ;
 }
 
 /* Folds every CPU's vmstat deltas into the global counters. */
@@ -220,7 +271,7 @@ int main(int argc, char **argv)
 	const char *kpageflags = "/proc/kpageflags", *vmstat = "/proc/vmstat";
 	const char *sysfs = "/sys";
 	long long best_flagged = 0, best_counted = 0;
-	int pass, best_differ = 0;
+	int pass, best_differ = 0, best_checked = 0;
 
 	if (argc == 3 || argc == 4) {
 		kpageflags = argv[1];
@@ -238,7 +289,8 @@ int main(int argc, char **argv)
 		}
 		long long flagged = flagged_pages(kpageflags);
 		long long counted = counted_pages(vmstat);
-		int differ = sysfs ? nodes_differing(kpageflags, sysfs) : 0;
+		int checked = 0;
+		int differ = sysfs ? nodes_differing(kpageflags, sysfs, &checked) : 0;
 
 		if (flagged < 0 || counted < 0 || differ < 0) {
 			fprintf(stderr, "lab-lrucheck: cannot read %s%s\n",
@@ -251,11 +303,13 @@ int main(int argc, char **argv)
 			best_flagged = flagged;
 			best_counted = counted;
 			best_differ = differ;
+			best_checked = checked;
 		}
 		if (flagged == counted && !differ)
 			break;
 	}
-	printf("flagged %lld\ncounted %lld\npasses %d\nnodes_differing %d\n", best_flagged,
-	       best_counted, pass > PASSES ? PASSES : pass, best_differ);
+	printf("flagged %lld\ncounted %lld\npasses %d\nnodes_checked %d\nnodes_differing %d\n",
+	       best_flagged, best_counted, pass > PASSES ? PASSES : pass, best_checked,
+	       best_differ);
 	return best_flagged == best_counted && !best_differ ? 0 : 1;
 }

@@ -5,9 +5,9 @@
 # trigger the fallback before the trace and the counters start).  With the
 # fallback on, a file workload larger than memory completes and verifies:
 # the framework switches back to lru within seconds, logs one line with
-# the reason, counts it and traces it.  With
-# the fallback off (page_replace_fallback=0), the same run stalls or is
-# OOM-killed: the difference the fallback makes.
+# the reason, counts it and traces it, also when the workload runs in a
+# memcg at its limit. With the fallback off (page_replace_fallback=0),
+# the same run stalls or is OOM-killed: the difference the fallback makes.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
@@ -44,6 +44,22 @@ check "fallback on: fired within 10 s of the switch to test-stall (${first:-?} -
 	awk -v a="${first:-x}" -v b="${fell:-x}" 'BEGIN { exit !(a != "x" && b != "x" && b - a >= 0 && b - a <= 10) }'
 check "fallback on: then switched back to lru, with the reason" \
 	grep -aqE 'switched from test-stall to lru \((no-progress|priority-0|oom)\)' "$dir/console.log"
+
+# The same stall in a memcg at its limit: memcg reclaim is watched too,
+# apart from global reclaim, and the memcg OOM killer must not end the
+# workload before the fallback does.
+rc=0
+"$top/lab.sh" run "${args[@]}" --cgroup work:50% --timeout 300 -- --passes 3 \
+	>"$tmp/memcg.out" 2>"$tmp/memcg.err" || rc=$?
+dir=$(last_line "$tmp/memcg.out")
+res=$dir/result.json
+check "memcg at its limit: the run exits 0" test "$rc" = 0
+[[ $rc == 0 ]] || diag "$(tail -n 3 "$tmp/memcg.err")"
+check "memcg at its limit: data verified" test "$(jq -r .verified "$res" 2>/dev/null)" = true
+check "memcg at its limit: the fallback fired once (stats: fallbacks 1)" \
+	jq -e '.policy_stats.fallbacks == 1' "$res"
+check "memcg at its limit: the memcg was not OOM-killed" \
+	bash -c "! grep -aq 'Memory cgroup out of memory' '$dir/console.log'"
 
 rc=0
 "$top/lab.sh" run "${args[@]}" --boot-arg page_replace_fallback=0 --timeout 240 \

@@ -10,7 +10,7 @@ static const char *const param_names[EXPERIMENT_PARAMS] = {
 	"kernel_flavour", "kernel.series_sha", "kernel.config_sha", "policy", "workload",
 	"params.args", "mem_mib", "vcpus", "accel", "trace", "trace_buffer_kb", "trace_profile", "perf_freq_hz",
 	"params.sysctl", "params.boot_args", "params.cgroup", "params.switch_at", "params.also",
-	"host.name",
+	"params.numa", "params.swap", "params.thp", "params.fs", "host.name",
 };
 
 /* What a field a result.json lacks stands for: what lab.sh run does
@@ -38,6 +38,8 @@ int experiment_param_lookup(const char *name)
 		{ "mem", PARAM_MEM }, { "sysctl", PARAM_SYSCTL }, { "boot_args", PARAM_BOOT_ARGS },
 		{ "cgroup", PARAM_CGROUP }, { "switch_at", PARAM_SWITCH_AT }, { "also", PARAM_ALSO },
 		{ "host", PARAM_HOST }, { "profile", PARAM_TRACE_PROFILE },
+		{ "numa", PARAM_NUMA }, { "swap", PARAM_SWAP }, { "thp", PARAM_THP },
+		{ "fs", PARAM_FS },
 	};
 	for (int p = 0; p < EXPERIMENT_PARAMS; p++)
 		if (strcmp(name, param_names[p]) == 0)
@@ -277,6 +279,40 @@ static int add_switch_at(struct experiment *e, json_t *v)
 	return 0;	/* null or missing: no switch, the default */
 }
 
+/* The machine's shape (lab.sh run --numa, --numa-dimm, --swap, --thp,
+ * --fs), a token each only when not the default (no --numa, disk swap,
+ * the kernel's THP mode, ext4), so that tables of the default machine
+ * keep their labels: "numa=2:192M+64M" with "+dimm128M" when node 0 has a
+ * DIMM (the vCPUs follow from vcpus and the nodes), "swap=zram",
+ * "thp=always", "fs=xfs". */
+static int add_shape(struct experiment *e, json_t *params)
+{
+	json_t *numa = json_object_get(params, "numa");
+	const char *swap = string_or(params, "swap", "disk");
+	const char *thp = string_or(params, "thp", NULL);
+	const char *fs = string_or(params, "fs", "ext4");
+
+	if (json_is_object(numa)) {
+		char buf[160];
+		size_t len = 0, i;
+		json_t *mib;
+
+		len += snprintf(buf, sizeof(buf), "%lld", integer_or(numa, "nodes", 0));
+		json_array_foreach(json_object_get(numa, "node_mib"), i, mib) {
+			if (len < sizeof(buf))
+				len += snprintf(buf + len, sizeof(buf) - len, "%s%lldM", i ? "+" : ":",
+						(long long)json_integer_value(mib));
+		}
+		if (integer_or(numa, "dimm_mib", 0) > 0 && len < sizeof(buf))
+			snprintf(buf + len, sizeof(buf) - len, "+dimm%lldM", integer_or(numa, "dimm_mib", 0));
+		if (add(e, PARAM_NUMA, "numa", buf))
+			return -1;
+	}
+	return (strcmp(swap, "disk") != 0 && add(e, PARAM_SWAP, "swap", swap)) ||
+	       (thp != NULL && add(e, PARAM_THP, "thp", thp)) ||
+	       (strcmp(fs, "ext4") != 0 && add(e, PARAM_FS, "fs", fs)) ? -1 : 0;
+}
+
 /* A --trace mode records tracer: it is "all", or tracer is one of its
  * comma-separated words ("events,perf"). */
 static bool records(const char *trace, const char *tracer)
@@ -337,7 +373,8 @@ int experiment_read(struct experiment *e, json_t *root)
 	    add_list(e, PARAM_BOOT_ARGS, "boot", json_object_get(params, "boot_args")) ||
 	    add_cgroup(e, json_object_get(params, "cgroup")) ||
 	    add_switch_at(e, json_object_get(params, "switch_at")) ||
-	    add_also(e, json_object_get(params, "also")))
+	    add_also(e, json_object_get(params, "also")) ||
+	    add_shape(e, params))
 		goto oom;
 	/* No token for results from before host was recorded. */
 	const char *host = string_or(json_object_get(root, "host"), "name", NULL);

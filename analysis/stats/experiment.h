@@ -7,7 +7,8 @@
  * (params.args without --seed: reps may vary the seed on purpose), the
  * guest (mem_mib, vcpus, accel), the tracing (trace, trace_buffer_kb,
  * trace_profile, perf_freq_hz), the guest's settings (params.sysctl,
- * params.boot_args, params.cgroup, params.switch_at) and the companion
+ * params.boot_args, params.cgroup, params.switch_at), the machine's shape
+ * (params.numa, params.swap, params.thp, params.fs) and the companion
  * workloads that ran beside it
  * (params.also: each one's workload, options without --seed, and
  * cgroup).  A field a result.json lacks takes
@@ -48,6 +49,10 @@ enum experiment_param {
 	PARAM_CGROUP,
 	PARAM_SWITCH_AT,
 	PARAM_ALSO,
+	PARAM_NUMA,
+	PARAM_SWAP,
+	PARAM_THP,
+	PARAM_FS,
 	PARAM_HOST,
 	EXPERIMENT_PARAMS
 };

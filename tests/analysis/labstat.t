@@ -128,6 +128,21 @@ cp -r "$RESULTS/20250101T000013-lru-cyclic-file-r13-f1x7" "$TMP/deep/"
 "$LABSTAT" --list-runs "$TMP/deep" >"$TMP/list.csv" 2>/dev/null
 tap_is "$(tail -n +2 "$TMP/list.csv" | cut -d, -f1-3 | sort | paste -sd' ')" \
 	"cyclic-anon,lru,lru cyclic-file,lru,lru" "--list-runs: both runs, found at any depth, with row and column"
+# The machine's shape keeps runs apart: the same cell on zram swap, on
+# two NUMA nodes with a DIMM, and on the default machine are three rows.
+mkdir -p "$TMP/shape"
+for v in default zram numa; do
+	cp -r "$RESULTS/20250101T000001-lru-cyclic-anon-r1-f1x7" "$TMP/shape/$v"
+done
+jq '.params.swap = "zram"' "$RESULTS/20250101T000001-lru-cyclic-anon-r1-f1x7/result.json" \
+	>"$TMP/shape/zram/result.json"
+jq '.params.numa = {nodes: 2, node_mib: [192, 64], node_cpus: ["0", "1"], dimm_mib: 128}' \
+	"$RESULTS/20250101T000001-lru-cyclic-anon-r1-f1x7/result.json" >"$TMP/shape/numa/result.json"
+"$LABSTAT" --list-runs "$TMP/shape" >"$TMP/shape.csv" 2>/dev/null
+tap_is "$(tail -n +2 "$TMP/shape.csv" | cut -d, -f1 | sort -u | wc -l)" 3 \
+	"--list-runs: the default machine, zram swap and two nodes are three rows"
+tap_ok "... labelled by the shape that differs" \
+	bash -c "grep -q 'swap=zram' '$TMP/shape.csv' && grep -q 'numa=2:192M+64M+dimm128M' '$TMP/shape.csv'"
 set +e
 "$LABSTAT" --ignore nope "$RESULTS" 2>"$TMP/err"; rc=$?
 set -e

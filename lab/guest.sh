@@ -56,18 +56,22 @@ guest_shape_env() {
 		"$shape_swap" "$swap_mib" "$shape_thp" "$shape_fs"
 }
 
-# guest_shape_argv MEM_MIB: sets the array shape_argv, QEMU's memory
-# options: -m, and with --numa a RAM backend and a -numa node for each
-# node (its vCPUs, none for a CPU-less node); with --numa-dimm node 0's
-# boot memory is its share less the DIMM, and the DIMM a pc-dimm on node
-# 0, cold-plugged: QEMU puts it in the hotplug area above 4 GiB, above
+# guest_shape_argv MEM_MIB VCPUS: sets the array shape_argv, QEMU's memory
+# and CPU options: -m and -smp, and with --numa a RAM backend and a -numa
+# node for each node (its vCPUs, none for a CPU-less node), each vCPU a
+# socket of its own (QEMU's default puts every vCPU in one socket, whose
+# shared cache would span the nodes: the guest kernel warns, in
+# topology_sane(), that an LLC sibling is on another node); with
+# --numa-dimm node 0's boot memory is its share less the DIMM, and the
+# DIMM a pc-dimm on node 0, cold-plugged: QEMU puts it in the hotplug area above 4 GiB, above
 # every node's boot memory, and describes it to the guest as an ACPI
 # memory device of node 0.
 # shellcheck disable=SC2154 # shape_* are options.sh's
 guest_shape_argv() {
-	local mem=$1 i size cpus
-	shape_argv=(-m "${mem}M")
-	((shape_dimm_mib == 0)) || shape_argv=(-m "$((mem - shape_dimm_mib))M,slots=1,maxmem=${mem}M")
+	local mem=$1 vcpus=$2 i size cpus
+	shape_argv=(-m "${mem}M" -smp "$vcpus")
+	((${#shape_node_mib[@]} == 0)) || shape_argv[3]="$vcpus,sockets=$vcpus,cores=1,threads=1"
+	((shape_dimm_mib == 0)) || shape_argv[1]="$((mem - shape_dimm_mib))M,slots=1,maxmem=${mem}M"
 	for ((i = 0; i < ${#shape_node_mib[@]}; i++)); do
 		size=${shape_node_mib[i]}
 		((i > 0)) || size=$((size - shape_dimm_mib))
@@ -161,7 +165,7 @@ guest_pin() {
 guest_qemu_argv() {
 	local cpu=() serial=() gdb=() shape_argv=()
 	[[ ${guest[accel]} == kvm ]] && cpu=(-cpu host)
-	guest_shape_argv "${guest[mem]}"
+	guest_shape_argv "${guest[mem]}" "${guest[vcpus]}"
 	# A guest that hangs can be read with gdb and the kernel's vmlinux
 	# (target remote :PORT); only for debugging, never in results.
 	[[ -z ${LAB_QEMU_GDB:-} ]] || gdb=(-gdb "tcp:127.0.0.1:$LAB_QEMU_GDB")
@@ -173,7 +177,7 @@ guest_qemu_argv() {
 	fi
 	# shellcheck disable=SC2034 # for the callers
 	qemu_argv=(qemu-system-x86_64 -M pc -accel "${guest[accel]}" "${cpu[@]}"
-		"${shape_argv[@]}" -smp "${guest[vcpus]}" -display none -nodefaults -no-reboot
+		"${shape_argv[@]}" -display none -nodefaults -no-reboot
 		"${serial[@]}" "${gdb[@]}"
 		-kernel "${guest[kernel]}"
 		-append "console=ttyS0 root=/dev/vda ro rootfstype=ext4 init=/init panic=-1 oops=panic nokaslr ${guest[cmdline]}"

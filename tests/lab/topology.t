@@ -55,6 +55,9 @@ if shape_run numa-zram cyclic-anon --mem 256M --vcpus 4 --numa 2:192M,64M --numa
 	check "QEMU got the nodes and the DIMM" grep -q -- '-m 128M,slots=1,maxmem=256M .*-numa node,nodeid=1,cpus=2-3,memdev=lab-node1 .*pc-dimm,id=lab-dimm,memdev=lab-dimm-mem,node=0' \
 		<(tr -d "\\\\" <"$(dirname "$r")/qemu.cmdline")
 	is "$(j '.machine.nodes | length')" 2 "the guest kernel has two nodes"
+	# A socket per vCPU: QEMU's one socket for all would share a cache
+	# across the nodes, and the kernel warns (topology_sane()).
+	check "the guest kernel printed no WARNING" bash -c "! grep -aq 'WARNING:' '$(dirname "$r")/console.log'"
 	is "$(j -c '[.machine.nodes[].cpus]')" '[[0,1],[2,3]]' "... with vCPUs 0-1 on node 0 and 2-3 on node 1"
 	# MemTotal is the node's memory less what the kernel reserved at boot
 	# (its image, memmap, ...): within the node's size, and most of it.

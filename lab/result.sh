@@ -133,16 +133,19 @@ psi_json() {
 }
 
 # lru_check_json FILE: lab-lrucheck's verdict after the run ({flagged,
-# counted, passes, agree}: pages on the LRU lists by PG_lru and by the
-# size counters), or null when the guest did not check.
+# counted, passes, nodes_checked, nodes_differing, agree}: pages on the
+# LRU lists by PG_lru and by the size counters, in total and per node),
+# or null when the guest did not check. An older guest's file has no
+# node lines: 0 nodes checked.
 lru_check_json() {
 	if [[ ! -s $1 ]] || ! grep -q '^flagged [0-9]' "$1"; then
 		echo null
 		return
 	fi
-	awk '$1 == "flagged" || $1 == "counted" || $1 == "passes" { printf "%s %s\n", $1, $2 }' "$1" |
+	awk '$1 ~ /^(flagged|counted|passes|nodes_checked|nodes_differing)$/ { printf "%s %s\n", $1, $2 }' "$1" |
 		jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ") | {(.[0]): (.[1] | tonumber)}) | add
-			| . + {agree: (.flagged == .counted)}'
+			| {nodes_checked: 0, nodes_differing: 0} + .
+			| . + {agree: (.flagged == .counted and .nodes_differing == 0)}'
 }
 
 # cgroup_json PART NAME: what the guest measured of cgroup NAME over the

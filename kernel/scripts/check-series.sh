@@ -2,7 +2,9 @@
 # The series' review gate: checkpatch --strict on every patch, a
 # Signed-off-by on every patch, and a build of every prefix (bisectable):
 # the x86-64 bzImage, and mm/ for i386 (ARCH=i386, the same config
-# fragments), so that a break of 32-bit kernels cannot come back.
+# fragments), so that a break of 32-bit kernels cannot come back; then
+# mm/ of the whole series under Debian's own config, with and without
+# LRU_GEN_ENABLED, so that a distribution's build cannot break.
 #
 #   check-series.sh [--no-build]
 #
@@ -121,3 +123,31 @@ for i in "${prefixes[@]}"; do
 	say "prefix $n builds ($((mid - start)) s; i386 mm/ $((SECONDS - mid)) s)"
 done
 say "${#prefixes[@]} of ${#commits[@]} prefixes build, x86-64 and i386 mm/"
+
+# Distributions build the series with their own configs: mm/ of the
+# whole series under Debian's amd64 config (linux-config-6.1) with the
+# policies of series.config on, once as Debian ships it and once with
+# LRU_GEN_ENABLED=y, as Fedora and Arch do. Not for a subset of the
+# prefixes (the test suite's LAB_CHECK_PREFIXES).
+[[ -z ${LAB_CHECK_PREFIXES:-} ]] || exit 0
+debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+[[ -r $debian ]] || die "$EX_MISSING" "$debian not found (install linux-config-6.1: make deps)"
+git -C "$check" checkout -q --detach "${commits[-1]}"
+for variant in debian debian-lru-gen-enabled; do
+	out=_out-check-$variant
+	start=$SECONDS
+	mkdir -p "$check/$out"
+	{
+		xz -dc "$debian"
+		cat "$LAB_TOP/kernel/config/series.config"
+		[[ $variant == debian ]] || echo CONFIG_LRU_GEN_ENABLED=y
+	} >"$check/$out/.config"
+	if ! { make -C "$check" O="$out" -s olddefconfig &&
+		make -C "$check" O="$out" -s -j"$(($(nproc) + 1))" CC="ccache gcc" \
+			KBUILD_BUILD_TIMESTAMP="Wed Mar 22 23:31:40 CET 2006" \
+			KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab mm/; } >"$check/$out.log" 2>&1; then
+		show_errors "$check/$out.log"
+		die "$EX_HARNESS" "mm/ of the series does not build under $variant's config (log: ${check#"$LAB_TOP"/}/$out.log)"
+	fi
+	say "mm/ builds under $variant's config ($((SECONDS - start)) s)"
+done

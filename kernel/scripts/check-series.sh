@@ -126,21 +126,24 @@ say "${#prefixes[@]} of ${#commits[@]} prefixes build, x86-64 and i386 mm/"
 
 # Distributions build the series with their own configs: mm/ of the
 # whole series under Debian's amd64 config (linux-config-6.1) with the
-# policies of series.config on, once as Debian ships it and once with
-# LRU_GEN_ENABLED=y, as Fedora and Arch do. Not for a subset of the
-# prefixes (the test suite's LAB_CHECK_PREFIXES).
+# policies of series.config on: as Debian ships it, with LRU_GEN_ENABLED=y
+# as Fedora and Arch do, and with IDLE_PAGE_TRACKING=y, whose two page
+# flags leave no room for the LRU_REFS bits (LRU_REFS_WIDTH 0: the
+# multi-gen LRU degrades and the non-native policies do not start). Not
+# for a subset of the prefixes (the test suite's LAB_CHECK_PREFIXES).
 [[ -z ${LAB_CHECK_PREFIXES:-} ]] || exit 0
 debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
 [[ -r $debian ]] || die "$EX_MISSING" "$debian not found (install linux-config-6.1: make deps)"
 git -C "$check" checkout -q --detach "${commits[-1]}"
-for variant in debian debian-lru-gen-enabled; do
+for variant in debian debian-lru-gen-enabled debian-idle-page-tracking; do
 	out=_out-check-$variant
 	start=$SECONDS
 	mkdir -p "$check/$out"
 	{
 		xz -dc "$debian"
 		cat "$LAB_TOP/kernel/config/series.config"
-		[[ $variant == debian ]] || echo CONFIG_LRU_GEN_ENABLED=y
+		[[ $variant != debian-lru-gen-enabled ]] || echo CONFIG_LRU_GEN_ENABLED=y
+		[[ $variant != debian-idle-page-tracking ]] || echo CONFIG_IDLE_PAGE_TRACKING=y
 	} >"$check/$out/.config"
 	if ! { make -C "$check" O="$out" -s olddefconfig &&
 		make -C "$check" O="$out" -s -j"$(($(nproc) + 1))" CC="ccache gcc" \

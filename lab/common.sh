@@ -22,41 +22,71 @@ export EX_OK EX_HARNESS EX_USAGE EX_VERIFY EX_WORKLOAD EX_PANIC EX_TIMEOUT \
 # plus policies that exist only to be tested, e.g. test-stall).
 LAB_FLAVOURS=(vanilla lab debug test)
 
-# Policies the lab knows: the registry every command reads (list, run,
-# shell, stress, matrix, bench, the gate and its tests). vanilla is the
-# unpatched kernel; vanilla-mglru is that kernel with MGLRU switched on
-# through sysfs; every other one is a policy of the lab kernel's series.
-LAB_POLICIES=(vanilla lru mglru clockpro clockpro-lirs cart cart-r random)
-# Policies of the test kernel only (never in benchmarks or lab.sh list's
-# policies): test-stall keeps every folio, to test the safety fallback.
-LAB_TEST_POLICIES=(test-stall)
-LAB_WORKLOADS=(cyclic-anon cyclic-file webtrace mdb-bench ycsb-leveldb ycsb-sqlite)
-# What each policy (and vanilla-mglru) and workload is, one line each, for
-# lab.sh list; tests/lab/list.t fails when an entry of the lists has none.
-declare -gA LAB_ABOUT=(
-	[vanilla]="unpatched 6.1 (reference kernel, its own active/inactive LRU)"
-	[vanilla-mglru]="unpatched 6.1 with MGLRU switched on via /sys/kernel/mm/lru_gen/enabled"
-	[lru]="6.1's active/inactive lists behind the page_replace framework"
-	[mglru]="6.1's multi-gen LRU, selected through the framework"
-	[clockpro]="CLOCK-Pro (Jiang, Chen, Zhang, USENIX ATC 2005)"
-	[clockpro-lirs]="CLOCK-Pro with LIRS's stack-bottom rule for test periods (issue 14)"
-	[cart]="CART (Bansal, Modha, FAST 2004)"
-	[cart-r]="CART with the 2006 cyclic-access detector"
-	[random]="random eviction, seeded (page_replace_random_seed=)"
-	[cyclic-anon]="anonymous region > RAM, cyclic passes, stamps verified"
-	[cyclic-file]="file > RAM on the data disk, cyclic reads (read|mmap)"
-	[webtrace]="SPC I/O trace replay (synthetic web-search trace or --spc FILE)"
-	[mdb-bench]="LRU-K indexed database: index page, record page, ..."
-	[ycsb-leveldb]="YCSB core workloads a..f on LevelDB, every record verified"
-	[ycsb-sqlite]="YCSB core workloads a..f on SQLite, every record verified"
-)
+# The registry of policies and workloads: lab/registry/policies.tsv and
+# workloads.tsv, one row each (their headers say what each column is),
+# read once here for every command (list, run, shell, stress, matrix,
+# bench, the gate and its tests). It sets
+#   LAB_POLICIES       the policies of the vanilla and lab kernels, in order
+#   LAB_TEST_POLICIES  those of test kernels only (never in benchmarks)
+#   LAB_WORKLOADS      the workloads, in order
+#   LAB_ABOUT          NAME -> its line for lab.sh list
+#   LAB_POLICY_KERNEL, LAB_POLICY_CONFIG, LAB_POLICY_LRU_GEN  POLICY -> that column
+# (the other columns are for the analysis tools, analysis/registry/, and
+# the tests).
+LAB_REGISTRY=$LAB_TOP/lab/registry
+LAB_POLICIES=() LAB_TEST_POLICIES=() LAB_WORKLOADS=()
+declare -gA LAB_ABOUT=() LAB_POLICY_KERNEL=() LAB_POLICY_CONFIG=() LAB_POLICY_LRU_GEN=()
+
+# registry_rows FILE HEADER: FILE's rows, tab-separated, without comments
+# and blank lines, after checking that its first row is HEADER (the
+# columns by name, tab-separated) and that every row has as many fields,
+# none empty. Exits 1 with one line otherwise.
+registry_rows() {
+	local file=$1 header=$2 line n=0 want fields
+	IFS=$'\t' read -r -a fields <<<"$header"
+	want=${#fields[@]}
+	[[ -r $file ]] || die "$EX_HARNESS" "$file: cannot read the registry"
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ -z $line || $line == '#'* ]] && continue
+		n=$((n + 1))
+		if ((n == 1)); then
+			[[ $line == "$header" ]] || die "$EX_HARNESS" "$file: the header is not '${header//$'\t'/ }'"
+			continue
+		fi
+		IFS=$'\t' read -r -a fields <<<"$line"
+		[[ ${#fields[@]} == "$want" && $line != *$'\t\t'* && $line != *$'\t' ]] ||
+			die "$EX_HARNESS" "$file: '${line%%$'\t'*}' has not $want non-empty tab-separated fields"
+		printf '%s\n' "$line"
+	done <"$file"
+}
+
+registry_load() {
+	local rows name kernel config lru_gen about
+	rows=$(registry_rows "$LAB_REGISTRY/policies.tsv" \
+		$'name\tkernel\tconfig\tfile\tlru_gen\tmodel\tperf\tevent\tabout') || exit
+	while IFS=$'\t' read -r name kernel config _ lru_gen _ _ _ about; do
+		in_list "$kernel" vanilla lab test ||
+			die "$EX_HARNESS" "$LAB_REGISTRY/policies.tsv: $name: bad kernel '$kernel' (vanilla, lab, test)"
+		if [[ $kernel == test ]]; then
+			LAB_TEST_POLICIES+=("$name")
+		else
+			LAB_POLICIES+=("$name")
+		fi
+		LAB_POLICY_KERNEL[$name]=$kernel LAB_POLICY_CONFIG[$name]=$config
+		LAB_POLICY_LRU_GEN[$name]=$lru_gen LAB_ABOUT[$name]=$about
+	done <<<"$rows"
+	rows=$(registry_rows "$LAB_REGISTRY/workloads.tsv" $'name\tread_back\trate\tabout') || exit
+	while IFS=$'\t' read -r name _ _ about; do
+		LAB_WORKLOADS+=("$name")
+		LAB_ABOUT[$name]=$about
+	done <<<"$rows"
+}
 
 lab_prog=${lab_prog:-lab}
 
-# policy_known POLICY: one of LAB_POLICIES or LAB_TEST_POLICIES, or
-# vanilla-mglru.
+# policy_known POLICY: a row of the registry.
 policy_known() {
-	in_list "$1" "${LAB_POLICIES[@]}" "${LAB_TEST_POLICIES[@]}" vanilla-mglru
+	[[ -n ${LAB_POLICY_KERNEL[$1]:-} ]]
 }
 
 # policy_check POLICY: exit 2 with one line unless the lab knows POLICY.
@@ -66,50 +96,62 @@ policy_check() {
 
 # policy_flavour POLICY: the kernel flavour it runs on by default.
 policy_flavour() {
-	if in_list "$1" "${LAB_TEST_POLICIES[@]}"; then
-		echo test
-		return
-	fi
-	case $1 in vanilla*) echo vanilla ;; *) echo lab ;; esac
+	echo "${LAB_POLICY_KERNEL[$1]}"
+}
+
+# policy_vanilla POLICY: POLICY runs on the unpatched kernel.
+policy_vanilla() {
+	[[ ${LAB_POLICY_KERNEL[$1]:-} == vanilla ]]
 }
 
 # policy_cmdline POLICY: the kernel command line that selects POLICY (the
 # one mapping from policy to boot parameters; lab.policy= is for the
 # guest's init, page_replace= for the series).
 policy_cmdline() {
-	case $1 in
-	vanilla*) echo "lab.policy=$1" ;;
-	*) echo "lab.policy=$1 page_replace=$1" ;;
-	esac
+	if policy_vanilla "$1"; then
+		echo "lab.policy=$1"
+	else
+		echo "lab.policy=$1 page_replace=$1"
+	fi
 }
 
 # policy_mglru POLICY: y when the guest switches MGLRU on through sysfs.
 policy_mglru() {
-	[[ $1 == vanilla-mglru ]] && echo y || echo n
+	echo "${LAB_POLICY_LRU_GEN[$1]}"
 }
 
 # policy_in_kernel POLICY FLAVOUR: the built FLAVOUR kernel offers POLICY
-# (vanilla*: the vanilla kernel is built; lab policies: the kernel's config
-# has CONFIG_PAGE_REPLACE_<POLICY>=y, lru being the framework's default).
+# (the vanilla kernel's: it is built; the series': the kernel's config has
+# the policy's CONFIG symbol =y, or for those always built in the
+# framework's CONFIG_PAGE_REPLACE_DEFAULT).
 policy_in_kernel() {
 	local p=$1 flavour=$2 config sym
-	if [[ $p == vanilla* ]]; then
+	if policy_vanilla "$p"; then
 		[[ -f $LAB_KERNEL_DIR/vanilla/bzImage ]]
 		return
 	fi
 	config=$LAB_KERNEL_DIR/$flavour/config
 	[[ -f $config ]] || return 1
-	sym=CONFIG_PAGE_REPLACE_$(tr 'a-z-' 'A-Z_' <<<"$p")=y
-	[[ $p == lru ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
+	sym=${LAB_POLICY_CONFIG[$p]}=y
+	[[ $sym == -=y ]] && sym=CONFIG_PAGE_REPLACE_DEFAULT=
 	grep -q "^$sym" "$config"
 }
 
-# kernel_policies FLAVOUR: the lab policies the built FLAVOUR kernel offers,
-# one per line, in LAB_POLICIES order.
+# lab_policies: the series' policies (of the lab kernel), space-separated.
+lab_policies() {
+	local p names=()
+	for p in "${LAB_POLICIES[@]}"; do
+		[[ ${LAB_POLICY_KERNEL[$p]} == lab ]] && names+=("$p")
+	done
+	echo "${names[*]}"
+}
+
+# kernel_policies FLAVOUR: the series' policies the built FLAVOUR kernel
+# offers, one per line, in LAB_POLICIES order.
 kernel_policies() {
 	local p
 	for p in "${LAB_POLICIES[@]}"; do
-		[[ $p == vanilla* ]] && continue
+		policy_vanilla "$p" && continue
 		if policy_in_kernel "$p" "$1"; then echo "$p"; fi
 	done
 }
@@ -257,3 +299,5 @@ series_sha() {
 linux_source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
+
+registry_load

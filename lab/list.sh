@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# lab.sh list: what the lab can run (lab/common.sh's lists and their
-# LAB_ABOUT lines), and which kernels are built.
+# lab.sh list: what the lab can run (the registry, lab/registry/, read by
+# lab/common.sh), and which kernels are built.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
 # Which policies does the built lab kernel offer? Its config says.
 echo "policies:"
-for p in "${LAB_POLICIES[@]:0:1}" vanilla-mglru "${LAB_POLICIES[@]:1}"; do
+for p in "${LAB_POLICIES[@]}"; do
 	state=""
-	if [[ $p != vanilla* && -f $LAB_KERNEL_DIR/lab/config ]] && ! policy_in_kernel "$p" lab; then
+	if ! policy_vanilla "$p" && [[ -f $LAB_KERNEL_DIR/lab/config ]] && ! policy_in_kernel "$p" lab; then
 		state="  (not in the built lab kernel)"
 	fi
 	printf '  %-14s %s%s\n' "$p" "${LAB_ABOUT[$p]:-?}" "$state"

@@ -109,8 +109,8 @@ opt_switch_at() {
 		fi
 		awk -v a="$prev" -v b="$t" 'BEGIN { exit !(b > a) }' ||
 			die "$EX_USAGE" "bad --switch-at '$spec': times must increase ($t after $prev)"
-		if [[ $p == vanilla* ]] || ! in_list "$p" "${LAB_POLICIES[@]}" "${LAB_TEST_POLICIES[@]}"; then
-			die "$EX_USAGE" "bad --switch-at policy '$p' (a lab kernel policy: ${LAB_POLICIES[*]:1}; on --kernel test also ${LAB_TEST_POLICIES[*]})"
+		if ! policy_known "$p" || policy_vanilla "$p"; then
+			die "$EX_USAGE" "bad --switch-at policy '$p' (a lab kernel policy: $(lab_policies); on --kernel test also ${LAB_TEST_POLICIES[*]})"
 		fi
 		out+=("$t" "$p")
 		prev=$t

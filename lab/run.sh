@@ -220,7 +220,7 @@ fi
 	die "$EX_USAGE" "bad LAB_TRACER_STOP_S '${LAB_TRACER_STOP_S:-}' (seconds, 1 to 99999)"
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
-if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
+if policy_vanilla "$policy" && [[ $flavour != vanilla ]] || { ! policy_vanilla "$policy" && [[ $flavour == vanilla ]]; }; then
 	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
 fi
 [[ $switch_at == '[]' || $flavour != vanilla ]] ||

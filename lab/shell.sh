@@ -62,7 +62,7 @@ shape_check "$mem_mib" "$vcpus"
 opt_seconds --boot-timeout "$boot_limit"
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
 in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
-if [[ $policy == vanilla* && $flavour != vanilla ]] || [[ $policy != vanilla* && $flavour == vanilla ]]; then
+if policy_vanilla "$policy" && [[ $flavour != vanilla ]] || { ! policy_vanilla "$policy" && [[ $flavour == vanilla ]]; }; then
 	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
 fi
 guest_prepare "$flavour" "$policy"

@@ -1,6 +1,11 @@
+#define _POSIX_C_SOURCE 200809L
 #include "classify.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../registry/registry.h"
 
 /* A rule: a name, or a prefix when it ends in '*'. */
 static bool match(const char *name, const char *const *rules)
@@ -31,13 +36,41 @@ static const char *const lock[] = {
 	"_raw_spin_lock*", "_raw_read_lock*", "_raw_write_lock*", NULL,
 };
 static const char *const rmap[] = { "folio_referenced*", "rmap_walk*", "try_to_unmap*", NULL };
-static const char *const policy[] = {
-	"clockpro_*", "cpl_*", "cart_*", "page_replace_cart_*", "cart_r_*", "randpol_*", NULL,
-};
+/* Every policy's own symbols: the registry's perf column, classify_load(). */
+#define MAX_POLICY_RULES 64
+static const char *policy[MAX_POLICY_RULES + 1];
 static const char *const shadow[] = { "workingset_*", NULL };
 static const char *const swapout[] = {
 	"add_to_swap*", "pageout", "swap_writepage", "__swap_writepage", NULL,
 };
+
+int classify_load(void)
+{
+	const struct registry_table *policies = registry_policies();
+	size_t n = 0;
+
+	if (policies == NULL)
+		return -1;
+	for (size_t i = 0; i < policies->nrows; i++) {
+		const char *perf = registry_field(policies, i, "perf");
+		for (const char *p = perf; p != NULL && *p != '\0';) {
+			size_t len = strcspn(p, ",");
+			if (len == 0 || n == MAX_POLICY_RULES) {
+				fprintf(stderr, "classify: %s/policies.tsv: %s in the perf column of %s\n",
+					registry_dir(), len == 0 ? "an empty symbol" : "too many symbols",
+					policies->rows[i].fields[0]);
+				return -1;
+			}
+			if ((policy[n++] = strndup(p, len)) == NULL) {
+				fprintf(stderr, "classify: out of memory\n");
+				return -1;
+			}
+			p += len + (p[len] == ',');
+		}
+	}
+	policy[n] = NULL;
+	return 0;
+}
 
 const char *part_name(enum part p)
 {

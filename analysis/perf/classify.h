@@ -27,11 +27,11 @@
  *            taking an uncontended lock);
  *   rmap     folio_referenced*, rmap_walk*, try_to_unmap* (reverse-map
  *            walks: referenced-bit harvesting and unmapping);
- *   policy   the page-replacement policy's own code: functions named
- *            clockpro_, cpl_ (clockpro-lirs), cart_, page_replace_cart_,
- *            cart_r_, randpol_ (mm/page_replace_<policy>.c); lru and mglru
- *            have no file of their own (their code is mm/vmscan.c's, in
- *            other);
+ *   policy   the page-replacement policy's own code: the symbols of each
+ *            policy's perf column in lab/registry/policies.tsv (functions
+ *            of its mm/page_replace_<policy>.c: clockpro_, cpl_ for
+ *            clockpro-lirs, cart_, page_replace_cart_, cart_r_, randpol_);
+ *            lru's and mglru's code is mm/vmscan.c's, in other;
  *   shadow   workingset_* (shadow entries packed at eviction, looked up at
  *            refault);
  *   swapout  add_to_swap*, pageout, swap_writepage, __swap_writepage
@@ -51,6 +51,10 @@
 #include "folded.h"
 
 enum part { PART_LOCK, PART_RMAP, PART_POLICY, PART_SHADOW, PART_SWAPOUT, PART_OTHER, NPARTS };
+
+/* Reads the policies' symbols from the registry (registry.h).  Returns 0,
+ * or -1 after one error line; the stack_* functions need it first. */
+int classify_load(void);
 
 /* The part's name in result.json and the report ("lock", "rmap", ...). */
 const char *part_name(enum part p);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../trace/atomic_output.h"
+#include "classify.h"
 #include "folded.h"
 #include "metrics.h"
 #include "profile.h"
@@ -329,6 +330,8 @@ int main(int argc, char **argv)
 
 	if (status != 0)
 		return status;
+	if (classify_load() != 0)
+		return 1;
 	for (int k = 0; k < 2; k++) {
 		strmap_init(&o.set[k].stacks);
 		strmap_init(&o.set[k].self_ns);

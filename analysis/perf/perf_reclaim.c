@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../trace/atomic_output.h"
+#include "classify.h"
 #include "folded.h"
 #include "metrics.h"
 #include "profile.h"
@@ -161,6 +162,8 @@ int main(int argc, char **argv)
 
 	if (status != 0)
 		return status;
+	if (classify_load() != 0)
+		return 1;
 	const char *paths[NOUTPUTS] = { o.folded, o.report, o.json };
 	if (o.input != NULL && (in = fopen(o.input, "r")) == NULL) {
 		fprintf(stderr, "perf-reclaim: %s: %s\n", o.input, strerror(errno));

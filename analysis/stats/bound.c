@@ -8,23 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../registry/registry.h"
+
 #define MAX_MODELS 32
 #define LINE_MAX_LEN 1024
-
-/* Each kernel policy's user-space counterpart in pagesim: 6.1's two
- * lists for the unpatched kernel and the framework's lru, the model of the
- * same algorithm for the research policies (clockpro: the paper's rules;
- * its 2006 insertion, page_replace.clockpro_insert=port on the guest's
- * command line, is the model's insert=port); MGLRU has none. */
-static const struct { const char *policy, *model; } policy_models[] = {
-	{ "vanilla", "lru2q" },
-	{ "lru", "lru2q" },
-	{ "clockpro", "clockpro" },
-	{ "clockpro-lirs", "clockpro-lirs" },
-	{ "cart", "cart" },
-	{ "cart-r", "cart-r" },
-	{ "random", "random" },
-};
 
 /* Whether the run's guest had boot argument @arg (params.boot_args). */
 static bool run_has_boot_arg(const struct run *r, const char *arg)
@@ -39,15 +26,20 @@ static bool run_has_boot_arg(const struct run *r, const char *arg)
 	return false;
 }
 
+/* Each kernel policy's user-space counterpart in pagesim is the registry's
+ * model column: 6.1's two lists for the unpatched kernel and the
+ * framework's lru, the model of the same algorithm for the research
+ * policies; MGLRU has none.  clockpro's 2006 insertion,
+ * page_replace.clockpro_insert=port on the guest's command line, is its
+ * model's insert=port. */
 const char *bound_policy_model(const struct run *r)
 {
 	if (strcmp(r->policy, "clockpro") == 0 &&
 	    run_has_boot_arg(r, "page_replace.clockpro_insert=port"))
 		return "clockpro:insert=port";
-	for (size_t i = 0; i < sizeof(policy_models) / sizeof(*policy_models); i++)
-		if (strcmp(r->policy, policy_models[i].policy) == 0)
-			return policy_models[i].model;
-	return NULL;
+	const struct registry_table *policies = registry_policies();
+
+	return policies != NULL ? registry_get(policies, r->policy, "model") : NULL;
 }
 
 /* One run: pagesim's misses per model at the run's size, and the kernel. */
@@ -359,7 +351,7 @@ int bound_write(FILE *out, enum table_format format, const struct run_set *runs,
 	size_t n = 0;
 	int rc = -1;
 
-	if (rows == NULL || parse_models(&models, o->models) != 0 ||
+	if (rows == NULL || registry_policies() == NULL || parse_models(&models, o->models) != 0 ||
 	    grouping_labels(g, runs, &row_labels, &col_labels) != 0)
 		goto out;
 	rl = calloc(runs->count + 1, sizeof(*rl));

@@ -23,8 +23,8 @@ struct bound_options {
 	int tables;		/* BOUND_RUNS | BOUND_SUMMARY */
 };
 
-/* The pagesim model that stands for a kernel policy, or NULL (MGLRU has
- * none). */
+/* The pagesim model that stands for a kernel policy (the registry's model
+ * column, lab/registry/policies.tsv), or NULL (MGLRU has none). */
 const char *bound_policy_model(const struct run *r);
 
 /* Writes the tables.  Runs without a simulation file or without

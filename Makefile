@@ -112,7 +112,8 @@ check-shell:
 stress: all kernel-debug
 	@lab/stress-gate.sh
 
-# Benchmarks (BENCHMARKS.md): not part of make test.
+# Benchmarks: the headline experiments (experiments/*.conf with bench = yes,
+# BENCHMARKS.md and RESULTS.md); not part of make test.
 bench: all
 	@lab/bench.sh
 

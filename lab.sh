@@ -14,10 +14,13 @@ usage: ./lab.sh COMMAND [ARGS...]
                       results/<run-id>/ (lab.sh run --help for options)
   list                policies, workloads and kernels
   shell POLICY        interactive console of a guest running POLICY
-  matrix              run policies x workloads x reps, resumable
+  matrix              run policies x workloads x reps, resumable; or an
+                      experiment: matrix --experiment NAME (experiments/)
   sweep               the kernel's miss-ratio curve: matrix over workload
                       sizes, each run beside its model and OPT
   compare RESULTS...  cover-letter table: mean +- 95% CI, ratio, significance
+                      (compare --experiment NAME: that experiment's runs)
+  results             RESULTS.md from the headline experiments' runs
   plot RUN...         reclaim timelines of runs with --trace events
   report DIR          one HTML page with the tables and plots
   bound RUN...        Belady's OPT and the policy models on a run's references
@@ -41,6 +44,7 @@ Environment (every other setting is an option of a command):
   LAB_PATCHES=DIR       the series (default kernel/patches)
   LAB_SELFTESTS_SRC=DIR tree whose selftests the image gets (default build/src/lab)
 For the lab's own tests only:
+  LAB_EXPERIMENTS=DIR      the experiments' .conf files (default experiments/)
   LAB_INJECT=panic|hang|crash|fill|policy|corrupt|stuck-tracer|stalled-trace-reader
                            a fault in a run's guest
   LAB_STRESS_INJECT=warn|fail|panic|hang|die       a fault in the gate's guest
@@ -67,7 +71,7 @@ cmd=${1:-}
 shift
 case $cmd in
 -h | --help | help) usage ;;
-run | list | shell | matrix | sweep | compare | plot | report | bound | stress)
+run | list | shell | matrix | sweep | compare | results | plot | report | bound | stress)
 	script=$LAB_TOP/lab/$cmd.sh
 	[[ -x $script ]] || die "$EX_USAGE" "'$cmd' is not available in this checkout yet"
 	exec "$script" "$@"

@@ -1,43 +1,54 @@
 #!/usr/bin/env bash
-# make bench: the measurements behind BENCHMARKS.md (not part of make test).
+# make bench: the headline experiments behind BENCHMARKS.md and RESULTS.md
+# (not part of make test).
 #
-#   bench.sh [zero-cost|workloads|all] [--reps N] [--results DIR]
+#   bench.sh [NAME...] [--results DIR] [engine options]
 #
-# zero-cost: cyclic-anon under vanilla, lru, vanilla-mglru and mglru, N=5:
-#            the framework must not cost the default policies anything.
-# workloads: every workload under every policy the lab kernel offers, N=3.
+# Runs each experiment (experiments/NAME.conf; without NAME, every one
+# that says "bench = yes") with lab.sh matrix --experiment, which resumes
+# a matrix already begun on this series, then writes its comparison next
+# to it (lab.sh compare --experiment: DIR/NAME-SERIES/compare.md).
 # Cells are interleaved by the matrix (rep-major), so a noisy minute on a
-# shared machine hits every policy alike; compare.sh prints the tables.
+# shared machine hits every policy alike. --results and the engine
+# options (--engine, --jobs, ...) go to every matrix. Exit: 0 when every
+# cell of every experiment is ok, else 1 after trying them all; 2 bad
+# arguments.
 set -euo pipefail
 lab_prog="lab bench"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=experiment.sh
+source "$LAB_TOP/lab/experiment.sh"
 
-what=all reps="" results=$LAB_RESULTS/bench
+names=() opts=() top=""
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	zero-cost | workloads | all) what=$1; shift ;;
-	--reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "$EX_USAGE" "bad --reps '${2:-}'"; reps=$2; shift 2 ;;
-	--results) [[ -n ${2:-} ]] || die "$EX_USAGE" "--results needs a directory"; results=$2; shift 2 ;;
-	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "$EX_USAGE" "unknown argument '$1' (bench.sh --help)" ;;
+	--results) need "$@"; top=$2; opts+=("$1" "$2"); shift 2 ;;
+	--engine | --jobs | --sshloginfile | --partition) need "$@"; opts+=("$1" "$2"); shift 2 ;;
+	--force | --wait) opts+=("$1"); shift ;;
+	-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (bench.sh --help)" ;;
+	*) names+=("$1"); shift ;;
 	esac
+done
+if ((${#names[@]} == 0)); then
+	for n in $(experiment_names); do
+		experiment_load "$n"
+		[[ $exp_bench == yes ]] && names+=("$n")
+	done
+	((${#names[@]})) || die "$EX_USAGE" "no experiment in $LAB_EXPERIMENTS says bench = yes"
+fi
+for n in "${names[@]}"; do
+	experiment_load "$n" # every name checked before anything runs
 done
 
 status=0
-if [[ $what == zero-cost || $what == all ]]; then
-	"$LAB_TOP/lab/matrix.sh" --policies vanilla,lru,vanilla-mglru,mglru \
-		--workloads cyclic-anon --reps "${reps:-5}" --results "$results/zero-cost" || status=1
-	"$LAB_TOP/lab/compare.sh" --baseline vanilla --format markdown "$results/zero-cost" |
-		tee "$results/zero-cost/compare.md"
-fi
-if [[ $what == workloads || $what == all ]]; then
-	pols=$(kernel_policies lab | paste -sd,)
-	[[ -n $pols ]] || die "$EX_MISSING" "no lab kernel built (run $(build_hint lab))"
-	"$LAB_TOP/lab/matrix.sh" --policies "vanilla,$pols" \
-		--workloads cyclic-anon,cyclic-file,webtrace,mdb-bench --reps "${reps:-3}" \
-		--results "$results/workloads" || status=1
-	"$LAB_TOP/lab/compare.sh" --baseline vanilla --format markdown "$results/workloads" |
-		tee "$results/workloads/compare.md"
-fi
+for n in "${names[@]}"; do
+	say "experiment $n"
+	# its last stdout line is the matrix, also when a cell failed
+	dir=$("$LAB_TOP/lab/matrix.sh" --experiment "$n" "${opts[@]}" | tail -n 1) || status=1
+	[[ -d $dir ]] || continue
+	"$LAB_TOP/lab/compare.sh" --experiment "$n" ${top:+--results "$top"} --format markdown |
+		tee "$dir/compare.md" || status=1
+done
 exit "$status"

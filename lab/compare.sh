@@ -17,12 +17,16 @@ set -euo pipefail
 lab_prog="lab compare"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=experiment.sh
+source "$LAB_TOP/lab/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
 usage: lab.sh compare [--baseline POLICY|COLUMN] [--format text|markdown|html|csv]
                       [--metric [LABEL=]PATH[+PATH...]]... [--ignore PARAM]...
                       [--columns PARAM]... [--by host] [--no-bound] RESULTS...
+       lab.sh compare --experiment NAME [--series HEX] [--results DIR] [--format F]
+                      [--ignore PARAM]...
 
 Rows are workloads (with the parameters that differ between their runs),
 columns policies (with the kernel, where runs of one policy or flavour
@@ -57,6 +61,14 @@ failed runs are left out (a note on stderr says which).
   --by host      split the rows by host (host.name): each host's runs
                  are averaged and compared on their own
   --no-bound     leave out the OPT/model table of runs recorded with --refs
+  --experiment NAME  the runs of experiments/NAME.conf's matrix (lab.sh
+                 matrix --experiment NAME) with its baseline, metrics and
+                 bound size; with text or markdown, a first line names the
+                 experiment, its series and its directory
+  --series HEX   with --experiment: the matrix of that series (its first
+                 8 hex digits; default this checkout's series)
+  --results DIR  with --experiment: the matrix is DIR/NAME-SERIES (as
+                 lab.sh matrix --experiment NAME --results DIR made it)
 USAGE
 }
 
@@ -65,7 +77,7 @@ USAGE
 	exit 0
 }
 
-baseline="" format=text bound=1
+baseline="" format=text bound=1 bound_size="" experiment="" series="" results_top=""
 metrics=() inputs=() ignore=() columns=() by=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -76,12 +88,34 @@ while [[ $# -gt 0 ]]; do
 	--columns) need "$@"; columns+=(--columns "$2"); shift 2 ;;
 	--by) need "$@"; by=(--by "$2"); shift 2 ;;
 	--no-bound) bound=0; shift ;;
+	--experiment) need "$@"; experiment=$2; shift 2 ;;
+	--series) need "$@"; series=$2; shift 2 ;;
+	--results) need "$@"; results_top=$2; shift 2 ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh compare --help)" ;;
 	*) inputs+=("$1"); shift ;;
 	esac
 done
 in_list "$format" text markdown html csv || die "$EX_USAGE" "bad --format '$format' (text|markdown|html|csv)"
+[[ -z $series$results_top || -n $experiment ]] || die "$EX_USAGE" "--series and --results go with --experiment"
+if [[ -n $experiment ]]; then
+	if ((${#inputs[@]} || ${#metrics[@]} || ${#columns[@]})) || [[ -n $baseline ]]; then
+		die "$EX_USAGE" "--experiment gives the runs, the baseline and the metrics: no RESULTS, --baseline, --metric or --columns with it"
+	fi
+	experiment_load "$experiment"
+	[[ -z $series || $series =~ ^([0-9a-f]{8}|none)$ ]] || die "$EX_USAGE" "bad --series '$series' (8 hex digits)"
+	series=${series:-$(experiment_series)}
+	dir=$(experiment_dir "$series")
+	[[ -z $results_top ]] || dir=$results_top/$(basename "$dir")
+	[[ -d $dir ]] || die "$EX_USAGE" "no runs of experiment $experiment on series $series: no $dir (lab.sh matrix --experiment $experiment)"
+	inputs=("$dir") baseline=$exp_baseline
+	for m in "${exp_metrics[@]}"; do metrics+=(--metric "$m"); done
+	if [[ $exp_bound == none ]]; then bound=0; else bound_size=$exp_bound; fi
+	if [[ $format == text || $format == markdown ]]; then
+		printf 'Experiment %s (experiments/%s.conf: %s), series %s, %s\n\n' \
+			"$experiment" "$experiment" "$exp_about" "$series" "${dir#"$LAB_TOP"/}"
+	fi
+fi
 ((${#inputs[@]})) || die "$EX_USAGE" "need at least one results directory (see lab.sh compare --help)"
 labstat=$LAB_BUILD/analysis/labstat
 require_tools "$labstat"
@@ -124,6 +158,7 @@ if ((bound)); then
 	done
 	if ((${#with_refs[@]})); then
 		echo
-		"$LAB_TOP/lab/bound.sh" --summary --format "$format" "${ignore[@]}" "${with_refs[@]}"
+		"$LAB_TOP/lab/bound.sh" --summary --format "$format" ${bound_size:+--size "$bound_size"} \
+			"${ignore[@]}" "${with_refs[@]}"
 	fi
 fi

@@ -41,11 +41,13 @@ source "$LAB_TOP/lab/engine-local.sh"
 source "$LAB_TOP/lab/engine-parallel.sh"
 # shellcheck source=engine-slurm.sh
 source "$LAB_TOP/lab/engine-slurm.sh"
+# shellcheck source=experiment.sh
+source "$LAB_TOP/lab/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
 usage: lab.sh matrix [--policies a,b,...] [--workloads x,y,...] [--reps N]
-                     [--results DIR] [--name NAME]
+                     [--results DIR] [--name NAME] | --experiment NAME
                      [--engine local|parallel|slurm] [--jobs N] [--force]
                      [--sshloginfile FILE] [--partition P] [--wait]
                      [--list-cells] [run options...] [-- WORKLOAD-OPTIONS]
@@ -60,6 +62,12 @@ printing progress and an ETA from the cells finished so far.
   --name NAME       matrix directory under DIR (default m-<hash of the
                     run and workload options>): cells already complete
                     there are skipped, so rerunning resumes
+  --experiment NAME the policies, workloads, reps and options of
+                    experiments/NAME.conf (lab/experiment.sh says what a
+                    .conf holds), in DIR/NAME-SERIES (SERIES: the first 8
+                    hex digits of this checkout's series; DIR: --results,
+                    default the .conf's results under results/); only
+                    engine options, --results and --list-cells may join it
   --list-cells      print the lab.sh run command of each pending cell,
                     one a line, and run nothing
   run options       --mem --vcpus --numa --numa-dimm --swap --thp --fs
@@ -104,6 +112,37 @@ USAGE
 	usage
 	exit 0
 }
+
+# --experiment NAME: experiments/NAME.conf gives the policies, workloads,
+# reps, run and workload options and the matrix directory; the command
+# line adds only where and how to run (engine options, --results,
+# --list-cells).
+args=() experiment=""
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--experiment) need "$@"; experiment=$2; shift 2 ;;
+	--) args+=("$@"); break ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+if [[ -n $experiment ]]; then
+	experiment_load "$experiment"
+	exp_top="" k=0
+	while ((k < ${#args[@]})); do
+		case ${args[k]} in
+		--engine | --jobs | --sshloginfile | --partition) ((k += 2)) ;;
+		--results) exp_top=${args[k + 1]:-}; ((k += 2)) ;;
+		--force | --wait | --list-cells) ((k += 1)) ;;
+		*) die "$EX_USAGE" "${args[k]}: with --experiment, only engine options, --results and --list-cells (the rest is $exp_file's)" ;;
+		esac
+	done
+	mdir_exp=$(experiment_dir "$(experiment_series)")
+	[[ -z $exp_top ]] || mdir_exp=$exp_top/$(basename "$mdir_exp")
+	args=(--policies "$exp_policies" --workloads "$exp_workloads" --reps "$exp_reps"
+		--results "$(dirname "$mdir_exp")" --name "$(basename "$mdir_exp")"
+		"${exp_run_options[@]}" "${args[@]}" -- "${exp_workload_options[@]}")
+fi
+set -- "${args[@]}"
 
 policies=vanilla,lru workloads=cyclic-anon reps=5 top=$LAB_RESULTS name=""
 seed=1 vary_seed=0 list_cells=0

@@ -9,6 +9,7 @@
 #include "../trace/atomic_output.h"
 #include "bound.h"
 #include "compare.h"
+#include "headline.h"
 #include "metric.h"
 #include "report.h"
 #include "runs.h"
@@ -42,6 +43,7 @@ static void usage(FILE *out)
 	      "               [--long-csv FILE] [--ignore PARAM]... [--columns PARAM]...\n"
 	      "               [--by host] [-o FILE] RESULT...\n"
 	      "       labstat --list-runs [--ignore PARAM]... RESULT...\n"
+	      "       labstat --headline [--baseline POLICY] [--format F] [--ignore PARAM]... RESULT...\n"
 	      "       labstat --bound SIM_DIR [--models LIST] [--bound-table runs|summary|both]\n"
 	      "               [--format text|markdown|html|csv] [--ignore PARAM]... RESULT...\n"
 	      "RESULT is a result.json, a run directory, or a results directory of runs.\n"
@@ -58,6 +60,9 @@ static void usage(FILE *out)
 	      "accelerators differ;\n"
 	      "--by host splits the rows by host.name instead. --long-csv also writes the csv-long\n"
 	      "table to FILE. --list-runs prints each run's row and column (CSV).\n"
+	      "--headline: RESULTS.md's table: each policy on each workload, the pages it read\n"
+	      "back (the workload's read_back counter in lab/registry/workloads.tsv) and its\n"
+	      "ratios to the baseline: pages (Welch's p), wall time, the workload's rate.\n"
 	      "--bound: per run and per experiment, pagesim's misses (SIM_DIR/<run_id>.csv)\n"
 	      "beside the kernel's counts (lab.sh bound).\n"
 	      "Default metrics: wall_s majflt vmstat.pswpin vmstat.pswpout and\n"
@@ -77,6 +82,7 @@ struct options {
 	const char *long_csv;
 	struct grouping grouping;
 	bool list_runs;
+	bool headline;
 	bool default_metrics;	/* no --metric given */
 	struct bound_options bound;
 };
@@ -110,6 +116,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "ignore", required_argument, NULL, 'I' },
 		{ "columns", required_argument, NULL, 'C' },
 		{ "list-runs", no_argument, NULL, 'R' },
+		{ "headline", no_argument, NULL, 'H' },
 		{ "by", required_argument, NULL, 'Y' },
 		{ "bound", required_argument, NULL, 'B' },
 		{ "models", required_argument, NULL, 'M' },
@@ -167,6 +174,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'R':
 			o->list_runs = true;
 			break;
+		case 'H':
+			o->headline = true;
+			break;
 		case 'Y':
 			if (strcmp(optarg, "host") != 0) {
 				fprintf(stderr, "labstat: bad --by '%s' (host)\n", optarg);
@@ -204,6 +214,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (o->bound.sim_dir != NULL && o->format == REPORT_CSV &&
 	    o->bound.tables == (BOUND_RUNS | BOUND_SUMMARY)) {
 		fprintf(stderr, "labstat: --bound --format csv writes one table (--bound-table runs or summary)\n");
+		return 2;
+	}
+	if (o->headline && (o->bound.sim_dir != NULL || o->list_runs || o->nmetrics > 0 ||
+			    o->format == REPORT_CSV_LONG)) {
+		fprintf(stderr, "labstat: --headline takes no --bound, --list-runs, --metric or csv-long\n");
 		return 2;
 	}
 	if (optind == argc) {
@@ -363,6 +378,8 @@ int main(int argc, char **argv)
 		warn_mixed_hosts(&runs, &o.grouping);
 	if (o.list_runs)
 		rc = list_runs(out.stream, &runs, &o.grouping) ? 1 : 0;
+	else if (o.headline)
+		rc = headline_write(out.stream, table_format_of(o.format), &runs, &o.grouping, o.baseline);
 	else if (o.bound.sim_dir != NULL)
 		rc = bound_write(out.stream, table_format_of(o.format), &runs, &o.grouping, &o.bound);
 	else

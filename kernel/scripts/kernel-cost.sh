@@ -62,7 +62,7 @@
 # vmlinux, 3 an unreadable ELF file, 4 objdump failed, 5 a function is in
 # neither kernel, 8 the helper is not built (make tools).
 set -euo pipefail
-lab_prog=kernel-cost
+lab_prog="kernel-cost"
 # shellcheck source=../../lab/common.sh
 source "$(dirname "$0")/../../lab/common.sh"
 

@@ -163,8 +163,16 @@ guest_pin() {
 # console goes to guest[console] (and, interactive, to the terminal too,
 # with QEMU's monitor on Ctrl-A C and Ctrl-A X to quit).
 guest_qemu_argv() {
-	local cpu=() serial=() gdb=() shape_argv=()
-	[[ ${guest[accel]} == kvm ]] && cpu=(-cpu host)
+	local cpu=() serial=() gdb=() shape_argv=() accel=${guest[accel]}
+	[[ $accel == kvm ]] && cpu=(-cpu host)
+	# TCG runs every vCPU in one host thread. With a thread per vCPU
+	# (QEMU 7.2's default) a vCPU could go on running its translation of
+	# kernel text that text_poke_bp() had already rewritten: it looped on
+	# an int3 that memory no longer held, interrupts off, and the guest
+	# livelocked when a static key flipped under load, vanilla 6.1 as
+	# well as the lab kernel. One thread did not, and cost no measurable
+	# time here (docs/notes/jump-labels.md).
+	[[ $accel != tcg ]] || accel=tcg,thread=single
 	guest_shape_argv "${guest[mem]}" "${guest[vcpus]}"
 	# A guest that hangs can be read with gdb and the kernel's vmlinux
 	# (target remote :PORT); only for debugging, never in results.
@@ -176,7 +184,7 @@ guest_qemu_argv() {
 		serial=(-serial "file:${guest[console]}")
 	fi
 	# shellcheck disable=SC2034 # for the callers
-	qemu_argv=(qemu-system-x86_64 -M pc -accel "${guest[accel]}" "${cpu[@]}"
+	qemu_argv=(qemu-system-x86_64 -M pc -accel "$accel" "${cpu[@]}"
 		"${shape_argv[@]}" -display none -nodefaults -no-reboot
 		"${serial[@]}" "${gdb[@]}"
 		-kernel "${guest[kernel]}"

@@ -116,17 +116,22 @@ check "... and builds some behind CONFIG symbols" grep -q '^CONFIG_PAGE_REPLACE_
 grep -v '^cart-r	' "$reg/policies.tsv" >"$tmp/no-cart-r.tsv"
 like "$(disagreements "$patches" "$tmp/no-cart-r.tsv")" "policy cart-r in mm/page_replace_cart_r.c" \
 	"a registry without cart-r's row disagrees, naming it"
-sed 's/CONFIG_PAGE_REPLACE_CLOCKPRO	/CONFIG_PAGE_REPLACE_CLOCK	/' "$reg/policies.tsv" >"$tmp/sym.tsv"
-like "$(disagreements "$patches" "$tmp/sym.tsv")" "CONFIG_PAGE_REPLACE_CLOCK is not defined" \
+# A registry changed by the sed expression $2 disagrees, saying $3.
+mutant() {
+	sed "$2" "$reg/policies.tsv" >"$tmp/$1.tsv"
+	like "$(disagreements "$patches" "$tmp/$1.tsv")" "$3" "$4"
+}
+mutant sym 's/CONFIG_PAGE_REPLACE_CLOCKPRO	/CONFIG_PAGE_REPLACE_CLOCK	/' \
+	"CONFIG_PAGE_REPLACE_CLOCK is not defined" \
 	"a registry with a wrong CONFIG symbol disagrees, naming it"
-sed 's/	clockpro_\*	/	clockpro_nonesuch_*	/' "$reg/policies.tsv" >"$tmp/perf.tsv"
-like "$(disagreements "$patches" "$tmp/perf.tsv")" "no function of mm/page_replace_clockpro.c matches" \
+mutant perf 's/	clockpro_\*	/	clockpro_nonesuch_*	/' \
+	"no function of mm/page_replace_clockpro.c matches" \
 	"a perf symbol that matches none of the policy's functions disagrees"
-sed 's/^test-stall	test	/test-stall	lab	/' "$reg/policies.tsv" >"$tmp/kernel.tsv"
-like "$(disagreements "$patches" "$tmp/kernel.tsv")" "test-stall: kernel lab, but CONFIG_PAGE_REPLACE_TEST_STALL depends on DEBUG_KERNEL: yes" \
+mutant kernel 's/^test-stall	test	/test-stall	lab	/' \
+	"test-stall: kernel lab, but CONFIG_PAGE_REPLACE_TEST_STALL depends on DEBUG_KERNEL: yes" \
 	"a test kernels' policy said to be the lab kernel's disagrees"
-sed 's/	page_replace_cart_r	/	page_replace_cartr	/' "$reg/policies.tsv" >"$tmp/event.tsv"
-like "$(disagreements "$patches" "$tmp/event.tsv")" "cart-r: its event page_replace_cartr is no TRACE_EVENT" \
+mutant event 's/	page_replace_cart_r	/	page_replace_cartr	/' \
+	"cart-r: its event page_replace_cartr is no TRACE_EVENT" \
 	"an event the series does not define disagrees"
 mkdir "$tmp/series"
 cp "$patches"/*.patch "$tmp/series/"

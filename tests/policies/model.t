@@ -33,6 +33,37 @@ cells=${LAB_TEST_CELLS:-lru:cyclic-anon cart:cyclic-anon cart:cyclic-file cart-r
 random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file cart-r:webtrace}
 run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
 
+# within PCT KERNEL MODEL: numbers, |KERNEL - MODEL| <= PCT% of MODEL
+# shellcheck disable=SC2317 # called through check
+within() {
+	awk -v t="$1" -v k="${2:-x}" -v m="${3:-x}" \
+		'BEGIN { exit !(k != "x" && m != "x" && m > 0 && (k > m ? k - m : m - k) * 100 <= t * m) }'
+}
+
+# measure POLICY WORKLOAD N: one run (the N-th of the cell); prints
+# "MODEL KERNEL OPT" (the model's misses beyond first touch, the kernel's
+# counter, OPT's), "x" for what the bound did not give, or "fail RC" when
+# the run failed (its stderr in $tmp/POLICY-WORKLOAD-N.err).  Uses
+# counter, run_args, trace_args and wl_args of the cell.
+measure() {
+	local policy=$1 workload=$2 out=$tmp/$1-$2-$3 rc=0 dir
+	"$top/lab.sh" run "$policy" "$workload" "${run_args[@]}" "${trace_args[@]}" \
+		-- "${wl_args[@]}" >"$out.out" 2>"$out.err" || rc=$?
+	dir=$(last_line "$out.out")
+	if [[ $rc != 0 ]]; then
+		echo "fail $rc"
+		return
+	fi
+	"$top/lab.sh" bound --format csv --summary --size resident "$dir" >"$out.csv" 2>"$out.bound.err" || true
+	# the summary row: model_refaults (the model's misses beyond the
+	# first touch) against the kernel's swap-ins or refaults
+	awk -F, -v c="$counter" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ m = $col["model_refaults"]; k = $col[c]; o = $col["opt_refaults"]
+		  print (m == "" ? "x" : m), (k == "" ? "x" : k), (o == "" ? "x" : o); exit }
+		END { if (NR < 2) print "x x x" }' "$out.csv"
+}
+
 for cell in $cells; do
 	IFS=: read -r policy workload tol <<<"$cell"
 	if [[ -z $tol ]]; then
@@ -54,32 +85,34 @@ for cell in $cells; do
 		continue
 		;;
 	esac
-	out=$tmp/$policy-$workload
-	rc=0
 	case $workload in
 	cyclic-anon) wl_args=(--passes 3) ;;
 	cyclic-file) wl_args=(--passes 3 --readahead off) ;;
 	webtrace) wl_args=(--readahead off) ;;
 	esac
-	"$top/lab.sh" run "$policy" "$workload" "${run_args[@]}" "${trace_args[@]}" \
-		-- "${wl_args[@]}" >"$out.out" 2>"$out.err" || rc=$?
-	dir=$(last_line "$out.out")
-	if [[ $rc != 0 ]]; then
-		not_ok "$policy $workload: kernel within $tol% of its model (run exit $rc)"
-		diag "$(tail -n 2 "$out.err")"
+	read -r model kernel opt < <(measure "$policy" "$workload" 1)
+	if [[ $model == fail ]]; then
+		not_ok "$policy $workload: kernel within $tol% of its model (run exit $kernel)"
+		diag "$(tail -n 2 "$tmp/$policy-$workload-1.err")"
 		continue
 	fi
-	"$top/lab.sh" bound --format csv --summary --size resident "$dir" >"$out.csv" 2>"$out.bound.err" || true
-	# the summary row: model_refaults (the model's misses beyond the
-	# first touch) against the kernel's swap-ins or refaults
-	read -r model kernel opt < <(awk -F, -v c="$counter" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ print $col["model_refaults"], $col[c], $col["opt_refaults"]; exit }' "$out.csv")
-	check "$policy $workload: kernel within $tol% of its model (${counter#kernel_} ${kernel:-?}, model ${model:-?})" \
-		awk -v k="${kernel:-x}" -v m="${model:-x}" -v t="$tol" \
-		'BEGIN { exit !(k != "x" && m != "x" && m > 0 && (k > m ? k - m : m - k) * 100 <= t * m) }'
+	# Identical runs of a page-cache loop spread by up to 10% under TCG
+	# (clockpro-lirs cyclic-file: 56,228-62,614 pages against its model's
+	# 55,978-56,228), so a run outside the bound is run once more and the
+	# two runs' sums decide, as cgroup.t does: an algorithm that is not
+	# its model misses in both.
+	runs=1
+	if ! within "$tol" "$kernel" "$model"; then
+		diag "$policy $workload: ${counter#kernel_} $kernel against model $model: a second run decides"
+		read -r model2 kernel2 opt2 < <(measure "$policy" "$workload" 2)
+		if [[ $model2 != fail && $model2$kernel2$opt2 =~ ^[0-9]+$ ]]; then
+			model=$((model + model2)) kernel=$((kernel + kernel2)) opt=$((opt + opt2)) runs=2
+		fi
+	fi
+	check "$policy $workload: kernel within $tol% of its model (${counter#kernel_} $kernel, model $model, runs $runs)" \
+		within "$tol" "$kernel" "$model"
 	[[ $policy == clockpro-lirs ]] || continue
-	check "$policy $workload: at most 1.15x OPT beyond first touch (${kernel:-?} against ${opt:-?})" \
-		awk -v k="${kernel:-x}" -v o="${opt:-x}" 'BEGIN { exit !(k != "x" && o != "x" && o > 0 && k <= 1.15 * o) }'
+	check "$policy $workload: at most 1.15x OPT beyond first touch ($kernel against $opt, runs $runs)" \
+		awk -v k="$kernel" -v o="$opt" 'BEGIN { exit !(k != "x" && o != "x" && o > 0 && k <= 1.15 * o) }'
 done
 done_testing

@@ -2,7 +2,8 @@
 # tests/run itself, on a made-up tests/ tree: it counts passes, failures
 # and skips, fails a script whose plan is missing or wrong or that exits
 # non-zero, counts "1..0 # SKIP" as a skipped script, and with CI=true
-# fails every skip that tests/allowed-skips does not list with a reason.
+# fails every skip that tests/allowed-skips does not list with a reason;
+# a TODO failure that names its note is counted apart, not as a failure.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
@@ -47,6 +48,18 @@ printf 'a/skipall.t\n' >"$t/tests/allowed-skips"
 runs true
 is "$rc" 2 "an allowed skip without a reason is refused"
 rm "$t/tests/allowed-skips"
+
+# Known failures: a TODO that names its note does not fail; one that
+# names none does.
+script a/todo.t 'ok 1 - one' 'not ok 2 - two # TODO docs/notes/why.md' '1..2'
+runs "" a
+is "$rc $(tail -n1 <<<"$out")" "0 4 passed, 0 failed, 2 skipped, 1 known failures (TODO)" \
+	"a TODO failure is counted apart and does not fail"
+check "the known failure is listed under its row" grep -q '^    known: not ok 2 - two # TODO' "$tmp/out"
+script a/todo.t 'ok 1 - one' 'not ok 2 - two # TODO later' '1..2'
+runs "" a
+is "$rc" 1 "a TODO without a docs/notes/ file fails its script"
+rm "$t/tests/a/todo.t"
 
 # Each way a script can under-report.
 script b/noplan.t 'ok 1 - one'

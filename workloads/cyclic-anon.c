@@ -40,6 +40,10 @@ static void prepare(struct wl *w)
 {
 	struct cyclic_anon *ca = w->priv;
 
+	if (w->nprocs > w->size / LAB_PAGE_SIZE)
+		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the region's %llu pages",
+		    w->nprocs, (unsigned long long)(w->size / LAB_PAGE_SIZE));
+
 	result_u64(&w->res, "size_bytes", w->size);
 	result_u64(&w->res, "pages", w->size / LAB_PAGE_SIZE);
 	result_u64(&w->res, "passes", ca->passes);
@@ -49,18 +53,21 @@ static void prepare(struct wl *w)
 static double run(struct wl *w)
 {
 	struct cyclic_anon *ca = w->priv;
-	uint64_t pages = w->size / LAB_PAGE_SIZE;
-	unsigned char *mem = mmap(NULL, w->size, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t first, pages;
+	unsigned char *mem;
 
+	/* this process's pages of the region: first .. first + pages - 1 */
+	wl_share(w, w->size / LAB_PAGE_SIZE, &first, &pages);
+	mem = mmap(NULL, pages * LAB_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
-		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s", (unsigned long long)w->size,
-		    strerror(errno));
+		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s",
+		    (unsigned long long)(pages * LAB_PAGE_SIZE), strerror(errno));
 	resident_sampler_init(&ca->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < ca->passes; pass++) {
-		for (uint64_t page = 0; page < pages; page++) {
-			unsigned char *p = mem + page * LAB_PAGE_SIZE;
+		for (uint64_t page = first; page < first + pages; page++) {
+			unsigned char *p = mem + (page - first) * LAB_PAGE_SIZE;
 			long bad;
 			char where[96];
 
@@ -105,7 +112,10 @@ static const struct wl_spec spec = {
 		"  --seed N          stamp seed (default 1)\n"
 		"  --dir DIR         accepted for uniformity and ignored (no files)\n",
 	.objects = "object 0, the region",
-	.flags = WL_SIZE | WL_RESIDENT,
+	.notes = "With --procs N each process loops over its own share of the region\n"
+		 "(N mappings of about SIZE / N), stamped with the page's number in\n"
+		 "the whole region.\n",
+	.flags = WL_SIZE | WL_RESIDENT | WL_PROCS,
 	.options = options,
 	.option = option,
 	.prepare = prepare,

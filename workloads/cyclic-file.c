@@ -57,6 +57,10 @@ static void prepare(struct wl *w)
 {
 	struct cyclic_file *cf = w->priv;
 
+	if (w->nprocs > w->size / LAB_PAGE_SIZE)
+		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the file's %llu pages",
+		    w->nprocs, (unsigned long long)(w->size / LAB_PAGE_SIZE));
+
 	cf->path = wl_path(w, FILE_NAME);
 	result_str(&w->res, "mode", cf->mode == MODE_MMAP ? "mmap" : "read");
 	result_u64(&w->res, "size_bytes", w->size);
@@ -84,7 +88,7 @@ static void open_data(struct wl *w)
 static double run(struct wl *w)
 {
 	struct cyclic_file *cf = w->priv;
-	uint64_t pages = w->size / LAB_PAGE_SIZE;
+	uint64_t first, pages;
 	const unsigned char *map = NULL;
 	unsigned char *buf = NULL;
 	double elapsed;
@@ -94,10 +98,12 @@ static double run(struct wl *w)
 	else if (posix_memalign((void **)&buf, LAB_PAGE_SIZE, LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory");
 
+	/* this process's pages of the file: first .. first + pages - 1 */
+	wl_share(w, w->size / LAB_PAGE_SIZE, &first, &pages);
 	resident_sampler_init(&cf->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < cf->passes; pass++) {
-		for (uint64_t page = 0; page < pages; page++) {
+		for (uint64_t page = first; page < first + pages; page++) {
 			const unsigned char *p;
 			long bad;
 			char where[96];
@@ -155,7 +161,9 @@ static const struct wl_spec spec = {
 		"  --passes N        passes over the file (default 3)\n"
 		"  --seed N          stamp seed (default 1); run needs setup's seed\n",
 	.objects = "object 0, the file",
-	.flags = WL_SIZE | WL_FILES | WL_RESIDENT,
+	.notes = "With --procs N each process loops over its own share of the file\n"
+		 "(about SIZE / N contiguous pages).\n",
+	.flags = WL_SIZE | WL_FILES | WL_RESIDENT | WL_PROCS,
 	.options = options,
 	.option = option,
 	.prepare = prepare,

@@ -85,6 +85,9 @@ static void prepare(struct wl *w)
 	db->index_pages = pages - db->record_pages;
 	db->keys = db->record_pages * KEYS_PER_RECORD_PAGE;
 	db->keys_per_index_page = (db->keys + db->index_pages - 1) / db->index_pages;
+	if (w->nprocs > db->ops)
+		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the %llu lookups",
+		    w->nprocs, (unsigned long long)db->ops);
 	db->index_path = wl_path(w, INDEX_FILE);
 	db->record_path = wl_path(w, RECORD_FILE);
 	result_str(&w->res, "mode", db->mode == MODE_MMAP ? "mmap" : "pread");
@@ -155,6 +158,7 @@ static void check_page(struct wl *w, int record, uint64_t page, uint64_t op)
 static double run(struct wl *w)
 {
 	struct mdb *db = w->priv;
+	uint64_t first, ops;
 	struct prng rng;
 
 	if (db->mode == MODE_MMAP || db->mlock_index)
@@ -167,13 +171,16 @@ static double run(struct wl *w)
 		die(EXIT_LAB_RUNTIME, "cannot mlock the %llu-page index: %s (raise RLIMIT_MEMLOCK?)",
 		    (unsigned long long)db->index_pages, strerror(errno));
 
-	prng_seed(&rng, w->seed);
-	resident_sampler_init(&db->resident, resident_half(db->ops), w->resident_samples);
+	/* this process's lookups, numbered first .. first + ops - 1, from a
+	 * key stream of its own (process 0's is the one process's) */
+	wl_share(w, db->ops, &first, &ops);
+	prng_seed(&rng, w->proc ? mix64(w->seed ^ (uint64_t)w->proc << 32) : w->seed);
+	resident_sampler_init(&db->resident, resident_half(ops), w->resident_samples);
 	wl_timer_start(w);
-	for (uint64_t op = 0; op < db->ops; op++) {
+	for (uint64_t op = first; op < first + ops; op++) {
 		uint64_t key = prng_below(&rng, db->keys);
 
-		if (resident_sample_due_in_run(&db->resident, op, db->ops))
+		if (resident_sample_due_in_run(&db->resident, op - first, ops))
 			resident_sample_files(&db->resident, 2,
 					      (const int[]){ db->index_fd, db->record_fd },
 					      (const uint64_t[]){ db->index_pages * LAB_PAGE_SIZE,
@@ -218,8 +225,10 @@ static const struct wl_spec spec = {
 		"  --seed N          key and stamp seed (default 1); run needs setup's\n",
 	.objects = "index pages are object 0, record pages object 1",
 	.notes = "Reports ops/s and the fraction of index (and record) pages resident in\n"
-		 "the page cache at the end (mincore on a mapping of each file).\n",
-	.flags = WL_SIZE | WL_FILES | WL_RESIDENT,
+		 "the page cache at the end (mincore on a mapping of each file). With\n"
+		 "--procs N the lookups are shared out, each process drawing its own\n"
+		 "keys; ops/s is all of them over the slowest process's seconds.\n",
+	.flags = WL_SIZE | WL_FILES | WL_RESIDENT | WL_PROCS,
 	.min_pages = RECORDS_PER_INDEX_PAGE + 1,
 	.options = options,
 	.option = option,

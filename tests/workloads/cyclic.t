@@ -70,4 +70,28 @@ check "the RESULT line says verified false" test "$(result_field verified)" = fa
 expect_exit 3 "the same corruption is caught through mmap" "$BIN/cyclic-file" --dir "$DIR" --size 4M --phase run --mode mmap
 
 expect_exit 1 "cyclic-file run without setup fails" "$BIN/cyclic-file" --dir "$TAP_TMP" --size 4M --phase run
+
+# --- --procs N: the timed phase in N processes -----------------------------
+expect_exit 0 "cyclic-anon --procs 3" "$BIN/cyclic-anon" --size 4M --procs 3
+check "it reports 3 processes, verified, the slowest's seconds" \
+	test "$(result_json | jq -c '[.procs, .verified, .pages, (.procs_shortest_s <= .elapsed_s)]')" = '[3,true,1024,true]'
+check "N processes sample no resident set" test "$(result_field resident_samples)" = null
+expect_exit 2 "--procs with --emit-refs is refused" "$BIN/cyclic-anon" --size 4M --procs 2 --emit-refs "$TAP_TMP/p.refs"
+check "and nothing is written" test ! -e "$TAP_TMP/p.refs"
+expect_exit 2 "--procs 0 is refused" "$BIN/cyclic-anon" --size 4M --procs 0
+expect_exit 2 "--procs 65 is refused" "$BIN/cyclic-anon" --size 4M --procs 65
+expect_exit 2 "more processes than pages is refused" "$BIN/cyclic-anon" --size 8K --procs 3
+check "webtrace, one trace in its order, has no --procs" bash -c '! "$1" --help | grep -q -- --procs' _ "$BIN/webtrace"
+PDIR=$TAP_TMP/procs
+mkdir -p "$PDIR"
+expect_exit 0 "cyclic-file setup for --procs" "$BIN/cyclic-file" --dir "$PDIR" --size 4M --phase setup
+expect_exit 0 "cyclic-file --procs 4 (read)" "$BIN/cyclic-file" --dir "$PDIR" --size 4M --phase run --procs 4
+check "verified by 4 processes" test "$(result_json | jq -c '[.procs, .verified]')" = '[4,true]'
+expect_exit 0 "cyclic-file --procs 4 (mmap)" "$BIN/cyclic-file" --dir "$PDIR" --size 4M --phase run --procs 4 --mode mmap
+# Each process checks its own share: pages 0-255 are process 0's, ...
+printf '\x01' | dd of="$PDIR/cyclic-file.dat" bs=1 seek=$((1023 * 4096 + 9)) conv=notrunc status=none
+expect_exit 3 "a corrupted last page fails the run" "$BIN/cyclic-file" --dir "$PDIR" --size 4M --phase run --procs 4
+check "the RESULT line names the last process and the page" \
+	test "$(result_json | jq -c '[.verified, .verify_error]')" = '[false,"process 3: page 1023 pass 0 offset 8"]'
+check "one line from the process, one from the run" test "$(grep -c . <<<"$ERR")" = 2
 done_testing

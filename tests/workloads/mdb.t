@@ -40,9 +40,16 @@ expect_exit 0 "mdb-bench all" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --no-drop-cac
 check "all phase verified" test "$(result_field verified)" = true
 check "with the cache kept, the resident samples count both files' 1024 pages" \
 	result_is '.resident_samples == 8 and .resident_pages == 1024'
+expect_exit 0 "mdb-bench --procs 4" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --phase run --procs 4
+check "4 processes share the 20000 lookups, verified" \
+	result_is '.verified and .procs == 4 and .ops == 20000 and .ops_per_s > 0 and .procs_shortest_s <= .elapsed_s'
+expect_exit 2 "more processes than lookups is refused" "$BIN/mdb-bench" "${DB[@]}" --phase run --ops 3 --procs 4
 
 printf '\x01' | dd of="$DIR/mdb-index.dat" bs=1 seek=$((5 * 4096 + 8)) conv=notrunc status=none
 expect_exit 3 "a corrupted index page makes mdb-bench exit 3" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --phase run
 check "the failure names the index page" grep -q "index page 5 (byte offset 8)" <<<"$ERR"
+expect_exit 3 "every process reads the index: --procs 4 fails too" "$BIN/mdb-bench" "${DB[@]}" --seed 3 --phase run --procs 4
+check "its RESULT line names a process and the index page" \
+	result_is '(.verified | not) and (.verify_error | test("^process [0-3]: op [0-9]+ index page 5 offset 8$"))' 
 expect_exit 1 "a run with another seed than setup is refused" "$BIN/mdb-bench" "${DB[@]}" --seed 4 --phase run
 done_testing

@@ -4,6 +4,7 @@
 #include "datafile.h"
 #include "err.h"
 #include "meminfo.h"
+#include "procs.h"
 #include "resident.h"
 #include "stamp.h"
 
@@ -27,6 +28,7 @@ enum {
 	OPT_CHECK_ONLY,
 	OPT_HELP,
 	OPT_RESIDENT_SAMPLES,
+	OPT_PROCS,
 };
 
 static const struct option common_options[] = {
@@ -42,6 +44,8 @@ static const struct option size_option = { "size", required_argument, NULL, OPT_
 
 static const struct option resident_option = { "resident-samples", required_argument, NULL,
 					       OPT_RESIDENT_SAMPLES };
+
+static const struct option procs_option = { "procs", required_argument, NULL, OPT_PROCS };
 
 static const struct option file_options[] = {
 	{ "no-drop-caches", no_argument, NULL, OPT_KEEP_CACHES },
@@ -72,6 +76,13 @@ static void usage(const struct wl_spec *s)
 		       "                    second half of a run without passes (1 to %d,\n"
 		       "                    default %d)\n",
 		       RESIDENT_SAMPLES_MAX, RESIDENT_SAMPLES_PER_PASS);
+	if (s->flags & WL_PROCS)
+		printf("  --procs N         run the timed phase in N processes (1 to %d,\n"
+		       "                    default 1), each on its share of the data,\n"
+		       "                    verifying what it reads; elapsed_s is the\n"
+		       "                    slowest's. N > 1 samples no resident set and\n"
+		       "                    writes no reference string\n",
+		       PROCS_MAX);
 	printf("  --emit-refs FILE  write the timed phase's page reference string\n"
 	       "                    (LABREFS1; %s)\n"
 	       "  --check-only      parse the options and the input files they name,\n"
@@ -91,7 +102,7 @@ static struct option *all_options(const struct wl_spec *s)
 
 	while (s->options && s->options[own].name)
 		own++;
-	o = calloc(own + COUNT(common_options) + COUNT(file_options) + 3, sizeof(*o));
+	o = calloc(own + COUNT(common_options) + COUNT(file_options) + 4, sizeof(*o));
 	if (!o)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	for (size_t i = 0; i < own; i++)
@@ -102,6 +113,8 @@ static struct option *all_options(const struct wl_spec *s)
 		o[n++] = size_option;
 	if (s->flags & WL_RESIDENT)
 		o[n++] = resident_option;
+	if (s->flags & WL_PROCS)
+		o[n++] = procs_option;
 	if (s->flags & WL_FILES)
 		for (size_t i = 0; i < COUNT(file_options); i++)
 			o[n++] = file_options[i];
@@ -127,6 +140,15 @@ static unsigned arg_resident_samples(const char *arg)
 	return (unsigned)n;
 }
 
+static unsigned arg_procs(const char *arg)
+{
+	uint64_t n = arg_positive("--procs", arg);
+
+	if (n > PROCS_MAX)
+		die(EXIT_LAB_USAGE, "bad --procs value '%s': at most %d", arg, PROCS_MAX);
+	return (unsigned)n;
+}
+
 static void parse(struct wl *w, int argc, char **argv)
 {
 	const struct wl_spec *s = w->spec;
@@ -139,6 +161,7 @@ static void parse(struct wl *w, int argc, char **argv)
 	w->dir = "/data";
 	w->readahead = 1;
 	w->resident_samples = RESIDENT_SAMPLES_PER_PASS;
+	w->nprocs = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -169,6 +192,9 @@ static void parse(struct wl *w, int argc, char **argv)
 		case OPT_RESIDENT_SAMPLES:
 			w->resident_samples = arg_resident_samples(optarg);
 			break;
+		case OPT_PROCS:
+			w->nprocs = arg_procs(optarg);
+			break;
 		case 'h':
 		case OPT_HELP:
 			usage(s);
@@ -180,6 +206,13 @@ static void parse(struct wl *w, int argc, char **argv)
 	}
 	free(longopts);
 	arg_no_positionals(argc, argv, optind);
+	if (w->nprocs > 1) {
+		if (w->refs_path)
+			die(EXIT_LAB_USAGE, "--emit-refs needs --procs 1: %u processes make no one "
+			    "reference string", w->nprocs);
+		/* each process would sample the whole data set, at its own times */
+		w->resident_samples = 0;
+	}
 	if (s->flags & WL_SIZE) {
 		uint64_t min = s->min_pages ? s->min_pages : 1;
 
@@ -213,6 +246,16 @@ _Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt
 {
 	va_list ap;
 
+	if (w->slot) { /* a process of --procs: its parent writes the RESULT line */
+		char msg[256];
+
+		w->slot->verify_failed = 1;
+		snprintf(w->slot->verify_error, sizeof(w->slot->verify_error), "%s", where);
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		die(EXIT_LAB_VERIFY, "process %u: %s", w->proc, msg);
+	}
 	refs_abort(&w->refs);
 	result_bool(&w->res, "verified", 0);
 	result_str(&w->res, "verify_error", where);
@@ -294,7 +337,15 @@ static double run_phase(struct wl *w)
 		s->open(w);
 	if (w->phase == PHASE_ALL && (s->flags & WL_FILES))
 		uncache(w);
-	elapsed = s->run(w);
+	if (w->nprocs > 1) {
+		double shortest;
+
+		elapsed = procs_run(w, s->run, &shortest);
+		result_u64(&w->res, "procs", w->nprocs);
+		result_num(&w->res, "procs_shortest_s", shortest);
+	} else {
+		elapsed = s->run(w);
+	}
 	if (s->report)
 		s->report(w, elapsed);
 	for (size_t i = 0; i < w->nfds; i++)

@@ -5,7 +5,8 @@
  *
  *   1. parses the common options (--seed, --phase, --dir, --emit-refs,
  *      --check-only, --help, and with the flags below --size,
- *      --no-drop-caches, --readahead, --resident-samples) and passes the
+ *      --no-drop-caches, --readahead, --resident-samples, --procs) and
+ *      passes the
  *      workload's own to
  *      spec->option;
  *   2. calls spec->prepare (validate, lay out, parse the input files, add
@@ -18,7 +19,8 @@
  *      readahead advice and the cache dropping of --phase all reach them),
  *      with --phase all fsync + POSIX_FADV_DONTNEED of those files and
  *      drop_caches, then spec->run (which starts the clock with
- *      wl_timer_start and returns the elapsed seconds), spec->report;
+ *      wl_timer_start and returns the elapsed seconds; with --procs N in N
+ *      processes, each on its wl_share(), see procs.h), spec->report;
  *   5. commits the reference string ("refs"), adds "verified" and
  *      "elapsed_s" and prints the one RESULT line.
  *
@@ -41,9 +43,11 @@ enum wl_flags {
 	WL_SIZE = 1u << 0,  /* --size SIZE (default 150% of MemTotal), in w->size */
 	WL_FILES = 1u << 1, /* data files in --dir: --no-drop-caches, --readahead */
 	WL_RESIDENT = 1u << 2, /* samples its resident set: --resident-samples */
+	WL_PROCS = 1u << 3, /* --procs N: run() in N processes, w->proc of w->nprocs */
 };
 
 struct wl;
+struct proc_slot;
 
 struct wl_spec {
 	const char *name;
@@ -76,13 +80,29 @@ struct wl {
 	int keep_caches; /* --no-drop-caches */
 	int readahead;   /* --readahead on (1, default) or off (0) */
 	int check_only;  /* --check-only: parse options and inputs, nothing else */
-	unsigned resident_samples; /* WL_RESIDENT: samples a pass (resident.h) */
+	unsigned resident_samples; /* WL_RESIDENT: samples a pass (resident.h); 0: none */
+	unsigned nprocs; /* WL_PROCS: processes of the timed phase (1: this one) */
+	unsigned proc;   /* which of them this is, from 0 */
+	struct proc_slot *slot; /* in a process of --procs N > 1: what it hands back */
 	struct refs refs;
 	struct result res;
 	double start; /* of the timed phase */
 	int *fds;     /* data files opened by wl_open_data */
 	size_t nfds, fds_cap;
 };
+
+/*
+ * This process's share of n items (pages, operations) under --procs:
+ * [*first, *first + *count), the first n % nprocs processes one more.
+ * With one process, all of them.
+ */
+static inline void wl_share(const struct wl *w, uint64_t n, uint64_t *first, uint64_t *count)
+{
+	uint64_t base = n / w->nprocs, extra = n % w->nprocs;
+
+	*count = base + (w->proc < extra);
+	*first = w->proc * base + (w->proc < extra ? w->proc : extra);
+}
 
 /* Run the workload; returns main()'s exit code. */
 int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv);

@@ -61,7 +61,9 @@ double resident_fraction(int fd, uint64_t bytes, const char *what)
 void resident_sampler_init(struct resident_sampler *s, uint64_t pages, unsigned per_pass)
 {
 	*s = (struct resident_sampler){ 0 };
-	/* rounded up: at most per_pass samples a pass */
+	/* 0: no samples; else rounded up, at most per_pass samples a pass */
+	if (!per_pass)
+		return;
 	s->every = (pages + per_pass - 1) / per_pass;
 	if (!s->every)
 		s->every = 1;

@@ -51,14 +51,15 @@ struct resident_sampler {
 	double seconds;   /* spent sampling: not the workload's time */
 };
 
-/* Up to per_pass samples (1 to RESIDENT_SAMPLES_MAX) in each pass of pages. */
+/* Up to per_pass samples (1 to RESIDENT_SAMPLES_MAX) in each pass of pages;
+ * none with per_pass 0 (--procs N > 1). */
 void resident_sampler_init(struct resident_sampler *s, uint64_t pages, unsigned per_pass);
 
 /* Whether the reference to page of pass is a sampling point. */
 static inline int resident_sample_due(const struct resident_sampler *s, uint64_t pass,
 				      uint64_t page)
 {
-	return pass > 0 && page % s->every == 0;
+	return pass > 0 && s->every && page % s->every == 0;
 }
 
 /*

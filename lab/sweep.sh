@@ -13,9 +13,10 @@
 # every cell is an ordinary run. The reps are interleaved: rep 1 at every
 # size, then rep 2, so a noisy hour does not fall on one size alone.
 # The summary is lab.sh bound's on each size's runs: OPT's and the model's
-# misses beyond the first touch of each page, and the kernel's counter of
-# pages read back, pswpin for cyclic-anon (anonymous memory) and
-# workingset refaults for the others (the page cache). It is written to
+# misses beyond the first touch of each page, and the pages the kernel
+# read back, by the workload's read_back counter (lab/registry/
+# workloads.tsv: pswpin for anonymous memory, file refaults for the page
+# cache), which lab.sh bound reports per run. It is written to
 # DIR/NAME/sweep.csv (sweep-resident.csv with --cache resident), printed
 # as a markdown table, and drawn per workload and policy into
 # DIR/NAME/plots/sweep[-resident]-WORKLOAD-POLICY.png and .svg.
@@ -33,8 +34,9 @@ usage: lab.sh sweep --sizes S1,S2,... [--policies a,b,...] [--workloads x,y,...]
                     [run and engine options of lab.sh matrix] [-- WORKLOAD-OPTIONS]
 
 The kernel's miss-ratio curve: every (policy, workload, size, rep) is one
-lab.sh run with --refs; for each, the pages the kernel read back (pswpin
-for cyclic-anon, workingset refaults for the page-cache workloads) beside
+lab.sh run with --refs; for each, the pages the kernel read back (the
+workload's read_back counter: pswpin for cyclic-anon, file refaults for
+the page-cache workloads) beside
 the misses beyond first touch of the policy's own model and of OPT, both
 replayed on that run's reference string at its MemAvailable (or, with
 --cache resident, at the loop's mean resident set).
@@ -172,11 +174,11 @@ for s in "${size_list[@]}"; do
 		f == 1 { k = v("workload") SUBSEP v("policy")
 			model[k] = v("model"); mb[k] = v("model_refaults"); ob[k] = v("opt_refaults"); next }
 		{ k = v("workload") SUBSEP v("policy")
-		  x = v("workload") == "cyclic-anon" ? v("pswpin") : v("refaults")
+		  x = v("read_back")
 		  if (!(k in n)) { order[++nk] = k; lo[k] = x; hi[k] = x }
 		  n[k]++; sum[k] += x; lo[k] = x < lo[k] ? x : lo[k]; hi[k] = x > hi[k] ? x : hi[k]
 		  cache[k] += v("cache_pages"); refs[k] += v("refs"); dist[k] += v("distinct")
-		  ctr[k] = v("workload") == "cyclic-anon" ? "pswpin" : "refaults" }
+		  ctr[k] = v("read_back_counter") }
 		END {
 			for (j = 1; j <= nk; j++) {
 				k = order[j]; split(k, wp, SUBSEP)

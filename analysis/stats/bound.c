@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bound.h"
+#include "metric.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -50,6 +51,8 @@ struct bound_row {
 	double misses[MAX_MODELS];	/* per model of the table; NaN if not simulated */
 	double majflt, pswpin, refaults;
 	double data_rereads;	/* data_page_cache.rereads; NaN if not traced or lossy */
+	const char *read_back_counter;	/* the workload's, lab/registry/workloads.tsv */
+	double read_back;	/* its value; NaN if the run has none */
 };
 
 struct model_list {
@@ -182,12 +185,33 @@ out:
 	return rc;
 }
 
+/* The pages the run read back, by its workload's read_back counter: the
+ * one definition RESULTS.md and lab.sh sweep use. */
+static void read_back(struct bound_row *row)
+{
+	const struct registry_table *workloads = registry_workloads();
+	const char *spec = workloads != NULL ? registry_get(workloads, row->run->workload,
+							    "read_back")
+					     : NULL;
+	const char *missing;
+	struct metric m;
+
+	row->read_back_counter = spec != NULL ? spec : "NA";
+	row->read_back = NAN;
+	if (spec == NULL || metric_parse(&m, spec) != 0)
+		return;
+	if (metric_value(&m, row->run->root, &row->read_back, &missing) != 0)
+		row->read_back = NAN;
+	metric_free(&m);
+}
+
 static void kernel_counts(struct bound_row *row)
 {
 	json_t *root = row->run->root;
 	double anon = number_at(root, "vmstat", "workingset_refault_anon");
 	double file = number_at(root, "vmstat", "workingset_refault_file");
 
+	read_back(row);
 	row->majflt = number_at(root, NULL, "majflt");
 	row->pswpin = number_at(root, "vmstat", "pswpin");
 	row->refaults = isnan(anon) ? NAN : anon + (isnan(file) ? 0.0 : file);
@@ -208,7 +232,7 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		      const struct model_list *models, int first)
 {
 	struct table t;
-	size_t nc = 6 + models->count + 4;
+	size_t nc = 6 + models->count + 6;
 	static const char *const head[] = { "workload", "policy", "run_id", "cache_pages", "refs",
 					    "distinct" };
 	int bad = table_init(&t, n + 1, nc, 3) ||
@@ -219,8 +243,9 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		bad = table_set(&t, 0, c, "%s", head[c]);
 	for (size_t m = 0; !bad && m < models->count; m++)
 		bad = table_set(&t, 0, 6 + m, "%s", models->names[m]);
-	bad = bad || table_set(&t, 0, nc - 4, "majflt") || table_set(&t, 0, nc - 3, "pswpin") ||
-	      table_set(&t, 0, nc - 2, "refaults") || table_set(&t, 0, nc - 1, "data_rereads");
+	bad = bad || table_set(&t, 0, nc - 6, "majflt") || table_set(&t, 0, nc - 5, "pswpin") ||
+	      table_set(&t, 0, nc - 4, "refaults") || table_set(&t, 0, nc - 3, "data_rereads") ||
+	      table_set(&t, 0, nc - 2, "read_back_counter") || table_set(&t, 0, nc - 1, "read_back");
 	for (size_t i = 0; !bad && i < n; i++) {
 		const struct bound_row *b = &rows[i];
 		size_t r = i + 1;
@@ -229,8 +254,10 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		      set_number(&t, r, 4, b->refs) || set_number(&t, r, 5, b->distinct);
 		for (size_t m = 0; !bad && m < models->count; m++)
 			bad = set_number(&t, r, 6 + m, b->misses[m]);
-		bad = bad || set_number(&t, r, nc - 4, b->majflt) || set_number(&t, r, nc - 3, b->pswpin) ||
-		      set_number(&t, r, nc - 2, b->refaults) || set_number(&t, r, nc - 1, b->data_rereads);
+		bad = bad || set_number(&t, r, nc - 6, b->majflt) || set_number(&t, r, nc - 5, b->pswpin) ||
+		      set_number(&t, r, nc - 4, b->refaults) || set_number(&t, r, nc - 3, b->data_rereads) ||
+		      table_set(&t, r, nc - 2, "%s", b->read_back_counter) ||
+		      set_number(&t, r, nc - 1, b->read_back);
 	}
 	if (!bad)
 		table_write(out, format, &t, first);

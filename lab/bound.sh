@@ -40,7 +40,9 @@ usage: lab.sh bound [--format text|markdown|html|csv] [--models LIST] [--plot DI
 
 For each run recorded with --refs: OPT's misses and each model's misses
 (pagesim) at the run's size (mem_available_pages), next to the kernel's
-majflt, pswpin and refaults for that run. RUN: run directories or
+majflt, pswpin and refaults for that run, and the pages it read back by
+its workload's read_back counter (lab/registry/workloads.tsv:
+read_back_counter, read_back). RUN: run directories or
 directories holding runs at any depth; runs without refs.bin, or whose
 exit is not ok, are left out with a note.
 

@@ -7,18 +7,25 @@
 #    node's LRU counters must still match its lists afterwards;
 #  - zram swap, whose synchronous swap-in reads a shadow entry without the
 #    swap cache: cart must not count an entry it hit as forgotten again
-#    when its slot is freed.
+#    when its slot is freed;
+#  - four vCPUs with a faulting process on each (--procs 4), all
+#    reclaiming one lruvec through clockpro's state lock at once.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
 export LAB_RESULTS=$tmp/res
 
-# shape_run NAME POLICY [RUN-OPTIONS...]: cyclic-anon, two passes; sets dir
-# and res.
+# shape_run NAME POLICY [RUN-OPTIONS...] [-- WORKLOAD-OPTIONS...]:
+# cyclic-anon, two passes; sets dir and res.
 shape_run() {
-	local name=$1 policy=$2 rc=0
+	local name=$1 policy=$2 rc=0 run_args=()
 	shift 2
-	"$top/lab.sh" run "$policy" cyclic-anon --timeout 600 "$@" -- --passes 2 \
+	while (($#)) && [[ $1 != -- ]]; do
+		run_args+=("$1")
+		shift
+	done
+	(($#)) && shift
+	"$top/lab.sh" run "$policy" cyclic-anon --timeout 600 "${run_args[@]}" -- --passes 2 "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	dir=$(last_line "$tmp/$name.out")
 	res=$dir/result.json
@@ -54,4 +61,10 @@ forgotten=$(jq '.policy_stats.cart_forgotten // -1' "$res" 2>/dev/null || echo -
 # hits of two passes. An entry forgotten again after its hit doubles them.
 check "zram: cart forgot fewer entries than it hit ($forgotten forgotten, $hits hits)" \
 	awk -v f="$forgotten" -v h="$hits" 'BEGIN { exit !(h > 0 && f >= 0 && f < h / 2) }'
+
+# --- four processes on four vCPUs
+shape_run smp clockpro --vcpus 4 --size 300M -- --procs 4
+check "smp: 4 processes on 4 vCPUs ran the loop" \
+	jq -e '.vcpus == 4 and .workload_result.procs == 4 and
+		.workload_result.procs_shortest_s > 0' "$res"
 done_testing

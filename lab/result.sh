@@ -14,6 +14,11 @@
 result_file_map=()
 result_code=0
 
+# The layout of result.json (CONTRACTS.md, "schema_version"): raised when a
+# key changes meaning or goes; the readers (analysis/stats/runs.h) check it.
+# shellcheck disable=SC2034 # run.sh's
+result_schema_version=1
+
 # result_host_json: the host a run starts on, as result.json's host:
 # name, CPU model, online CPUs and the 1-minute load average, so that
 # runs from different machines can be told apart (lab.sh compare warns

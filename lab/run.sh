@@ -330,7 +330,9 @@ request_json() {
 		--argjson boot_args "$(json_array "${boot_args[@]}")" \
 		--argjson cgroup "${wl_cgroups[0]}" --argjson switch_at "$switch_at" --argjson also "$also" \
 		--argjson shape "$shape_json" \
-		'{run_id: $run_id, rep: $rep, policy: $policy, kernel_flavour: $flavour,
+		--argjson schema "$result_schema_version" \
+		'{schema_version: $schema, run_id: $run_id, rep: $rep, policy: $policy,
+		  kernel_flavour: $flavour,
 		  workload: $workload,
 		  params: ({size: $size, args: $args, sysctl: $sysctl, cgroup: $cgroup,
 		           boot_args: $boot_args, switch_at: $switch_at, also: $also} + $shape),

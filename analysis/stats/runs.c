@@ -65,6 +65,21 @@ static int add_result_file(struct run_set *set, const char *file)
 		json_decref(root);
 		return -1;
 	}
+	json_t *version = json_object_get(root, "schema_version");
+
+	/* absent: a run from before the field, which reads as version 1 */
+	if (version != NULL && (!json_is_integer(version) || json_integer_value(version) < 1)) {
+		fprintf(stderr, "labstat: %s: schema_version is not a positive integer\n", file);
+		json_decref(root);
+		return -1;
+	}
+	if (version != NULL && json_integer_value(version) > RESULT_SCHEMA_VERSION) {
+		fprintf(stderr, "labstat: %s: schema_version %lld is newer than this labstat reads "
+			"(1 to %d)\n", file, (long long)json_integer_value(version),
+			RESULT_SCHEMA_VERSION);
+		json_decref(root);
+		return -1;
+	}
 	const char *workload = string_member(root, "workload");
 	const char *policy = string_member(root, "policy");
 	const char *exit_status = string_member(root, "exit");

@@ -7,6 +7,10 @@
 
 #include "experiment.h"
 
+/* The newest result.json layout this code reads (CONTRACTS.md,
+ * "schema_version"); lab/result.sh writes it. */
+#define RESULT_SCHEMA_VERSION 1
+
 struct run {
 	char *path;		/* the result.json it came from */
 	char *workload;

@@ -24,6 +24,8 @@ is "$(undocumented_keys "$tmp/r.json" | sed 's/^[^:]*: //' | paste -sd' ')" "mad
 jq '. + {machine: null, params: (.params + {numa: null, swap: "zram", thp: null, fs: "xfs"})}' \
 	"$FIXTURES/trace.result.json" >"$tmp/shape.json"
 is "$(undocumented_keys "$tmp/shape.json")" "" "the shape's params (numa, swap, thp, fs) and machine are in CONTRACTS.md"
+jq '. + {schema_version: 1}' "$FIXTURES/trace.result.json" >"$tmp/versioned.json"
+is "$(undocumented_keys "$tmp/versioned.json")" "" "schema_version, which every new result has, is in CONTRACTS.md"
 mapfile -t fresh < <(find "${LAB_RESULTS:-$top/results}" -name result.json -not -path '*/.*' -newer "$top/CONTRACTS.md" \
 	2>/dev/null | sort | tail -n 5)
 for r in "${fresh[@]}"; do

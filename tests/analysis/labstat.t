@@ -158,6 +158,19 @@ tap_is "$rc" 1 "malformed result.json exits 1"
 tap_is "$(wc -l <"$TMP/err")" 1 "malformed result.json: one error line"
 tap_ok "malformed result.json: no output file" test ! -e "$TMP/out.txt"
 tap_ok "no temporary file left" bash -c "! ls '$TMP'/out.txt.* 2>/dev/null | grep -q ."
+# schema_version: absent (older runs) or 1 reads; newer or malformed is
+# refused with one line, before any table is written.
+make_runs "$TMP/v" a1 1 2
+jq '. + {schema_version: 1}' "$TMP/v/a1-1/result.json" >"$TMP/v1.json" && mv "$TMP/v1.json" "$TMP/v/a1-1/result.json"
+tap_ok "schema_version 1 beside a run without one reads" "$LABSTAT" -m wall_s "$TMP/v"
+for bad in 2 0 '"1"'; do
+	jq ". + {schema_version: $bad}" "$TMP/v/a1-1/result.json" >"$TMP/vbad.json"
+	set +e
+	"$LABSTAT" -m wall_s -o "$TMP/v.out" "$TMP/vbad.json" 2>"$TMP/err"; rc=$?
+	set -e
+	tap_is "$rc $(wc -l <"$TMP/err") $([[ -e $TMP/v.out ]] && echo written || echo none)" "1 1 none" \
+		"schema_version $bad is refused: exit 1, one line ($(cat "$TMP/err")), no table"
+done
 set +e
 "$LABSTAT" "$TMP/does-not-exist" 2>"$TMP/err"; rc_missing=$?
 "$LABSTAT" -m 'bad metric!' "$RESULTS" 2>/dev/null; rc_metric=$?

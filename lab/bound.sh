@@ -71,6 +71,11 @@ exit is not ok, are left out with a note.
                  --trace-profile page-cache, counts only the data
                  disk's pages read back (result.json's data_page_cache),
                  where refaults count the system's files too
+  --sweep SIZE   only lab.sh sweep's row per experiment, its size column
+                 SIZE: the means of the runs' cache, distinct pages and
+                 references, the pages read back (mean, least, most), the
+                 model's and OPT's misses beyond the first touch and the
+                 kernel's ratio to each
   --ignore P     merge runs that differ only in parameter P (as in
                  lab.sh compare; repeatable)
 USAGE
@@ -81,7 +86,7 @@ USAGE
 	exit 0
 }
 
-format=text models="" plot_dir="" summary_only=0 size_from=available refs_file=""
+format=text models="" plot_dir="" summary_only=0 size_from=available refs_file="" sweep_size=""
 inputs=() ignore=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -91,6 +96,7 @@ while [[ $# -gt 0 ]]; do
 	--size) need "$@"; size_from=$2; shift 2 ;;
 	--refs) need "$@"; refs_file=$2; shift 2 ;;
 	--summary) summary_only=1; shift ;;
+	--sweep) need "$@"; sweep_size=$2; shift 2 ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
 	--) shift; inputs+=("$@"); break ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh bound --help)" ;;
@@ -161,7 +167,8 @@ for d in "${runs[@]}"; do
 done
 
 tables=both
-if ((summary_only)); then tables=summary; elif [[ $format == csv ]]; then tables=runs; fi
+if [[ -n $sweep_size ]]; then tables=sweep:$sweep_size; elif ((summary_only)); then tables=summary
+elif [[ $format == csv ]]; then tables=runs; fi
 "$labstat" --bound "$tmp/sim" --models "$models" --bound-table "$tables" --format "$format" \
 	"${ignore[@]}" "${runs[@]}" 2>"$tmp/bound.err" || {
 	rc=$?

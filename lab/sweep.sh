@@ -154,51 +154,24 @@ trap 'rm -rf "$tmp"' EXIT
 stem=sweep
 [[ $cache == available ]] || stem=sweep-$cache
 table=$sdir/$stem.csv
-# Each size's runs (per run: cache_pages, refs, distinct and the kernel's
-# counters) and summary (per workload and policy: the model and the misses
-# beyond the first touch of it and of OPT), both from lab.sh bound.
+# Each size's row per workload and policy, from lab.sh bound (labstat).
 have=0
 for s in "${size_list[@]}"; do
 	d=$sdir/$(size_label "$s")
 	[[ -d $d/cells ]] || continue
-	"$LAB_TOP/lab/bound.sh" --format csv --size "$cache" --models opt "$d/cells" >"$tmp/runs.csv" 2>"$tmp/err" || {
+	"$LAB_TOP/lab/bound.sh" --format csv --size "$cache" --sweep "$s" "$d/cells" >"$tmp/size.csv" 2>"$tmp/err" || {
 		say "note: size $s: $(tail -n1 "$tmp/err" | sed 's/^lab bound: //'), left out"
 		continue
 	}
-	"$LAB_TOP/lab/bound.sh" --summary --format csv --size "$cache" "$d/cells" >"$tmp/summary.csv" 2>/dev/null ||
-		die "$EX_HARNESS" "lab.sh bound --summary failed on $d/cells"
-	# One row per workload and policy at this size.
-	awk -F, -v size="$s" -v OFS=, '
-		FNR == 1 { f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next }
-		function v(col) { return $(c[f, col]) }
-		f == 1 { k = v("workload") SUBSEP v("policy")
-			model[k] = v("model"); mb[k] = v("model_refaults"); ob[k] = v("opt_refaults"); next }
-		{ k = v("workload") SUBSEP v("policy")
-		  x = v("read_back")
-		  if (!(k in n)) { order[++nk] = k; lo[k] = x; hi[k] = x }
-		  n[k]++; sum[k] += x; lo[k] = x < lo[k] ? x : lo[k]; hi[k] = x > hi[k] ? x : hi[k]
-		  cache[k] += v("cache_pages"); refs[k] += v("refs"); dist[k] += v("distinct")
-		  ctr[k] = v("read_back_counter") }
-		END {
-			for (j = 1; j <= nk; j++) {
-				k = order[j]; split(k, wp, SUBSEP)
-				kern = sum[k] / n[k]; m = (k in mb) && mb[k] != "" ? mb[k] : "NA"; o = (k in ob) && ob[k] != "" ? ob[k] : "NA"
-				printf "%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%s,%.0f,%d,%d,%s,%s,%s,%s,%s\n",
-					wp[1], wp[2], size, n[k], cache[k] / n[k], dist[k] / n[k], refs[k] / n[k],
-					100 * dist[k] / cache[k], ctr[k], kern, lo[k], hi[k],
-					(k in model) ? model[k] : "none", m, o,
-					(m == "NA" || m == "" || m == 0) ? "NA" : sprintf("%.3f", kern / m),
-					(o == "NA" || o == "" || o == 0) ? "NA" : sprintf("%.3f", kern / o)
-			}
-		}' "$tmp/summary.csv" "$tmp/runs.csv" >>"$tmp/rows.csv"
+	[[ -s $tmp/rows.csv ]] || head -n1 "$tmp/size.csv" >"$tmp/header.csv"
+	tail -n +2 "$tmp/size.csv" >>"$tmp/rows.csv"
 	have=1
 done
 ((have)) || die "$EX_HARNESS" "no size of $sdir has a complete run to summarise$([[ $cache == available ]] || echo " with a measured resident set")"
 
-header=workload,policy,size,runs,cache_pages,distinct,refs,size_pct,counter,kernel,kernel_min,kernel_max,model,model_beyond,opt_beyond,kernel_per_model,kernel_per_opt
 # Grouped by workload and policy, sizes in the order given.
 {
-	echo "$header"
+	cat "$tmp/header.csv"
 	awk -F, '{ printf "%s\t%s\t%06d\t%s\n", $1, $2, NR, $0 }' "$tmp/rows.csv" |
 		sort -t$'\t' -k1,1 -k2,2 -k3,3 | cut -f4
 } >"$table.tmp"

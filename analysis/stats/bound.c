@@ -356,6 +356,114 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 	return bad ? -1 : 0;
 }
 
+/* The kernel's read_back over an experiment's runs: mean, least, most. */
+struct spread {
+	struct mean mean;
+	double lo, hi;
+};
+
+static void spread_add(struct spread *s, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (s->mean.n == 0 || v < s->lo)
+		s->lo = v;
+	if (s->mean.n == 0 || v > s->hi)
+		s->hi = v;
+	mean_add(&s->mean, v);
+}
+
+static double ratio(double a, double b)
+{
+	return isfinite(a) && isfinite(b) && b != 0 ? a / b : NAN;
+}
+
+static int set_ratio(struct table *t, size_t r, size_t c, double v)
+{
+	return isfinite(v) ? table_set(t, r, c, "%.3f", v) : table_set(t, r, c, "NA");
+}
+
+enum { W_CACHE, W_DISTINCT, W_REFS, W_MODEL_REF, W_OPT_REF, W_COUNT };
+
+/*
+ * lab.sh sweep's row per experiment at one workload size (@size_label):
+ * the means of the runs' cache, distinct pages and references, the
+ * kernel's pages read back (the workload's read_back counter: mean, least
+ * and most), and the misses beyond the first touch of the policy's model
+ * and of OPT, with the kernel's ratio to each.
+ */
+static int sweep_table(FILE *out, enum table_format format, const struct bound_row *rows,
+		       size_t n, char **row_labels, char **col_labels,
+		       const struct model_list *models, const char *size_label)
+{
+	static const char *const head[] = { "workload", "policy", "size", "runs", "cache_pages",
+		"distinct", "refs", "size_pct", "counter", "kernel", "kernel_min", "kernel_max",
+		"model", "model_beyond", "opt_beyond", "kernel_per_model", "kernel_per_opt" };
+	const size_t nc = sizeof(head) / sizeof(head[0]);
+	bool *done = calloc(n + 1, sizeof(*done));
+	struct table t;
+	int bad = done == NULL || table_init(&t, n + 1, nc, 3);
+	size_t out_rows = 1;
+	ssize_t opt = model_index(models, "opt");
+
+	if (done == NULL) {
+		free(done);
+		return -1;
+	}
+	bad = bad || table_set(&t, SIZE_MAX, 0, "The kernel's pages read back beside its model's "
+			       "and OPT's misses beyond the first touch, at size %s", size_label);
+	for (size_t c = 0; !bad && c < nc; c++)
+		bad = table_set(&t, 0, c, "%s", head[c]);
+	for (size_t i = 0; !bad && i < n; i++) {
+		if (done[i])
+			continue;
+		const char *name = bound_policy_model(rows[i].run);
+		ssize_t model = name != NULL ? model_index(models, name) : -1;
+		struct mean m[W_COUNT] = { 0 };
+		struct spread kernel = { 0 };
+		size_t count = 0;
+
+		for (size_t j = i; j < n; j++) {
+			const struct bound_row *b = &rows[j];
+			if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
+			    strcmp(col_labels[j], col_labels[i]) != 0)
+				continue;
+			done[j] = true;
+			count++;
+			mean_add(&m[W_CACHE], b->cache_pages);
+			mean_add(&m[W_DISTINCT], b->distinct);
+			mean_add(&m[W_REFS], b->refs);
+			mean_add(&m[W_MODEL_REF], model >= 0 ? b->misses[model] - b->distinct : NAN);
+			mean_add(&m[W_OPT_REF], opt >= 0 ? b->misses[opt] - b->distinct : NAN);
+			spread_add(&kernel, b->read_back);
+		}
+		double k = mean_of(&kernel.mean), cache = mean_of(&m[W_CACHE]);
+		double mb = mean_of(&m[W_MODEL_REF]), ob = mean_of(&m[W_OPT_REF]);
+		size_t r = out_rows++;
+		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
+		      table_set(&t, r, 2, "%s", size_label) || table_set(&t, r, 3, "%zu", count) ||
+		      set_number(&t, r, 4, cache) || set_number(&t, r, 5, mean_of(&m[W_DISTINCT])) ||
+		      set_number(&t, r, 6, mean_of(&m[W_REFS])) ||
+		      (isfinite(cache) && cache > 0
+			       ? table_set(&t, r, 7, "%.1f", 100 * mean_of(&m[W_DISTINCT]) / cache)
+			       : table_set(&t, r, 7, "NA")) ||
+		      table_set(&t, r, 8, "%s", rows[i].read_back_counter) ||
+		      set_number(&t, r, 9, k) ||
+		      set_number(&t, r, 10, kernel.mean.n ? kernel.lo : NAN) ||
+		      set_number(&t, r, 11, kernel.mean.n ? kernel.hi : NAN) ||
+		      table_set(&t, r, 12, "%s", model >= 0 ? name : "none") ||
+		      set_number(&t, r, 13, mb) || set_number(&t, r, 14, ob) ||
+		      set_ratio(&t, r, 15, ratio(k, mb)) || set_ratio(&t, r, 16, ratio(k, ob));
+	}
+	t.nrows = out_rows;
+	if (!bad)
+		table_write(out, format, &t, 1);
+	t.nrows = n + 1;
+	table_free(&t);
+	free(done);
+	return bad ? -1 : 0;
+}
+
 static int parse_models(struct model_list *models, const char *list)
 {
 	for (const char *p = list; p != NULL && *p;) {
@@ -420,7 +528,9 @@ int bound_write(FILE *out, enum table_format format, const struct run_set *runs,
 		goto out;
 	}
 	rc = 0;
-	if (o->tables & BOUND_RUNS)
+	if (o->tables & BOUND_SWEEP)
+		rc = sweep_table(out, format, rows, n, rl, cl, &models, o->sweep_size);
+	if (rc == 0 && (o->tables & BOUND_RUNS))
 		rc = runs_table(out, format, rows, n, rl, cl, &models, 1);
 	if (rc == 0 && (o->tables & BOUND_SUMMARY))
 		rc = summary_table(out, format, rows, n, rl, cl, &models, !(o->tables & BOUND_RUNS));

@@ -15,12 +15,14 @@
 #include "runs.h"
 #include "table.h"
 
-enum bound_tables { BOUND_RUNS = 1, BOUND_SUMMARY = 2 };
+/* BOUND_SWEEP: lab.sh sweep's row per experiment, alone. */
+enum bound_tables { BOUND_RUNS = 1, BOUND_SUMMARY = 2, BOUND_SWEEP = 4 };
 
 struct bound_options {
 	const char *sim_dir;
 	const char *models;	/* comma-separated; NULL: every model in the first file */
-	int tables;		/* BOUND_RUNS | BOUND_SUMMARY */
+	int tables;		/* BOUND_RUNS | BOUND_SUMMARY, or BOUND_SWEEP */
+	const char *sweep_size;	/* BOUND_SWEEP: the size column's value */
 };
 
 /* The pagesim model that stands for a kernel policy (the registry's model

@@ -44,7 +44,8 @@ static void usage(FILE *out)
 	      "               [--by host] [-o FILE] RESULT...\n"
 	      "       labstat --list-runs [--ignore PARAM]... RESULT...\n"
 	      "       labstat --headline [--baseline POLICY] [--format F] [--ignore PARAM]... RESULT...\n"
-	      "       labstat --bound SIM_DIR [--models LIST] [--bound-table runs|summary|both]\n"
+	      "       labstat --bound SIM_DIR [--models LIST]\n"
+	      "               [--bound-table runs|summary|both|sweep:SIZE]\n"
 	      "               [--format text|markdown|html|csv] [--ignore PARAM]... RESULT...\n"
 	      "RESULT is a result.json, a run directory, or a results directory of runs.\n"
 	      "Groups completed runs into experiments (every parameter that can change a\n"
@@ -64,7 +65,8 @@ static void usage(FILE *out)
 	      "back (the workload's read_back counter in lab/registry/workloads.tsv) and its\n"
 	      "ratios to the baseline: pages (Welch's p), wall time, the workload's rate.\n"
 	      "--bound: per run and per experiment, pagesim's misses (SIM_DIR/<run_id>.csv)\n"
-	      "beside the kernel's counts (lab.sh bound).\n"
+	      "beside the kernel's counts (lab.sh bound); sweep:SIZE, lab.sh sweep's row per\n"
+	      "experiment at workload size SIZE.\n"
 	      "Default metrics: wall_s majflt vmstat.pswpin vmstat.pswpout and\n"
 	      "refaults=vmstat.workingset_refault_anon+vmstat.workingset_refault_file,\n"
 	      "and when some run has a perf profile perf.us_per_reclaimed_page and the\n"
@@ -194,8 +196,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->bound.tables = strcmp(optarg, "runs") == 0 ? BOUND_RUNS
 					: strcmp(optarg, "summary") == 0 ? BOUND_SUMMARY
 					: strcmp(optarg, "both") == 0 ? BOUND_RUNS | BOUND_SUMMARY : 0;
+			if (strncmp(optarg, "sweep:", 6) == 0 && optarg[6] != '\0') {
+				o->bound.tables = BOUND_SWEEP;
+				o->bound.sweep_size = optarg + 6;
+			}
 			if (o->bound.tables == 0) {
-				fprintf(stderr, "labstat: bad --bound-table '%s' (runs, summary, both)\n", optarg);
+				fprintf(stderr, "labstat: bad --bound-table '%s' (runs, summary, both, "
+					"sweep:SIZE)\n", optarg);
 				return 2;
 			}
 			break;

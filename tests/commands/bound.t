@@ -39,6 +39,37 @@ check "miss-ratio curve: PNG written" bash -c "file -b '$tmp/plots/mrc-cyclic-an
 check "miss-ratio curve: SVG written" grep -q '<svg' "$tmp/plots/mrc-cyclic-anon.svg"
 check "miss-ratio curve: no temporary files left" test -z "$(find "$tmp/plots" -name '*.tmp')"
 
+# The pages read back are the workload's read_back counter from the
+# registry (cyclic-anon: vmstat.pswpin), the one definition RESULTS.md uses.
+check "every row's read_back is its run's vmstat.pswpin, named so" awk -F, -v c="$(col read_back)" \
+	-v n="$(col read_back_counter)" -v p="$(col pswpin)" \
+	'NR > 1 && ($c != $p || $n != "vmstat.pswpin") { bad = 1 } END { exit bad }' "$tmp/table.csv"
+
+# --sweep SIZE: lab.sh sweep's row per experiment, from the same runs.
+"$lab" bound --format csv --sweep 150% "$tmp/runs" >"$tmp/sweep.csv" 2>"$tmp/sweep.err"
+sheader=$(head -n1 "$tmp/sweep.csv")
+scol() { tr ',' '\n' <<<"$sheader" | grep -nx "$1" | cut -d: -f1; }
+check "--sweep: the header lab.sh sweep writes" test "$sheader" = \
+	workload,policy,size,runs,cache_pages,distinct,refs,size_pct,counter,kernel,kernel_min,kernel_max,model,model_beyond,opt_beyond,kernel_per_model,kernel_per_opt
+# Each experiment's row from the per-run table: means, least and most.
+# shellcheck disable=SC2016 # awk programs
+want=$(awk -F, -v w="$(col workload)" -v p="$(col policy)" -v rb="$(col read_back)" \
+	-v o="$(col opt)" -v d="$(col distinct)" '
+	NR == 1 { next }
+	{ k = $w "," $p; if (!(k in n)) { order[++nk] = k; lo[k] = $rb; hi[k] = $rb }
+	  n[k]++; s[k] += $rb; ob[k] += $o - $d
+	  if ($rb < lo[k]) lo[k] = $rb; if ($rb > hi[k]) hi[k] = $rb }
+	END { for (i = 1; i <= nk; i++) { k = order[i]
+		printf "%s,%d,%.0f,%d,%d,%.0f,%.3f\n", k, n[k], s[k] / n[k], lo[k], hi[k], ob[k] / n[k],
+			(s[k] / n[k]) / (ob[k] / n[k]) } }' "$tmp/table.csv" | sort)
+got=$(awk -F, -v c="$(scol workload),$(scol policy),$(scol runs),$(scol kernel),$(scol kernel_min),$(scol kernel_max),$(scol opt_beyond),$(scol kernel_per_opt)" '
+	NR == 1 { next } { n = split(c, cs, ","); line = ""
+		for (i = 1; i <= n; i++) line = line (i > 1 ? "," : "") $cs[i]; print line }' "$tmp/sweep.csv" | sort)
+check "--sweep: one row per experiment (two)" test "$(tail -n +2 "$tmp/sweep.csv" | wc -l)" = 2
+is "$got" "$want" "--sweep: runs, the kernel's mean, least and most, OPT beyond first touch and the ratio, per experiment"
+check "--sweep: every row names the size and the counter" awk -F, -v s="$(scol size)" -v c="$(scol counter)" \
+	'NR > 1 && ($s != "150%" || $c != "vmstat.pswpin") { bad = 1 } END { exit bad }' "$tmp/sweep.csv"
+
 "$lab" bound --format markdown "$tmp/runs" >"$tmp/md"
 check "markdown: a pipe table" grep -qE '^\| workload +\| policy +\| run_id +\|' "$tmp/md"
 "$lab" bound --models opt,lru "$tmp/runs" >"$tmp/text"

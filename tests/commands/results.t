@@ -12,7 +12,7 @@ set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
-series=b1eae37b
+series=0450bb9f
 
 build_analysis
 export LAB_RESULTS=$tmp/results LAB_EXPERIMENTS=$tmp/exp
@@ -59,7 +59,7 @@ check "clockpro-lirs on cyclic-anon is significant (a * and Welch's p)" \
 check "the section names the experiment, its .conf and the series" \
 	grep -qF "Experiment \`suite\` ([experiments/suite.conf](experiments/suite.conf)), series \`$series\`" "$tmp/R.md"
 check "a headline experiment without runs says how to make them" \
-	grep -qF 'Not recorded on series `b1eae37b` here (no `' "$tmp/R.md"
+	grep -qF 'Not recorded on series `0450bb9f` here (no `' "$tmp/R.md"
 check "... naming its command" grep -qF './lab.sh matrix --experiment gate-anon' "$tmp/R.md"
 check "the policies' section comes before the kernel-vs-model one" \
 	bash -c '[[ $(grep -n "^## suite" "$1" | cut -d: -f1) -lt $(grep -n "^## gate-anon" "$1" | cut -d: -f1) ]]' _ "$tmp/R.md"

@@ -284,6 +284,16 @@ static double mean_of(const struct mean *m)
 	return m->n ? m->sum / (double)m->n : NAN;
 }
 
+/* Whether run @j is of run @i's experiment and not yet in a row: then it is. */
+static bool take_run(bool *done, char **row_labels, char **col_labels, size_t i, size_t j)
+{
+	if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
+	    strcmp(col_labels[j], col_labels[i]) != 0)
+		return false;
+	done[j] = true;
+	return true;
+}
+
 enum { S_OPT, S_MODEL, S_PSWPIN, S_REFAULTS, S_MAJFLT, S_OPT_REF, S_MODEL_REF, S_DATA, S_COUNT };
 
 static int summary_table(FILE *out, enum table_format format, const struct bound_row *rows,
@@ -317,10 +327,8 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 
 		for (size_t j = i; j < n; j++) {
 			const struct bound_row *b = &rows[j];
-			if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
-			    strcmp(col_labels[j], col_labels[i]) != 0)
+			if (!take_run(done, row_labels, col_labels, i, j))
 				continue;
-			done[j] = true;
 			count++;
 			double o = opt >= 0 ? b->misses[opt] : NAN;
 			double mm = model >= 0 ? b->misses[model] : NAN;
@@ -425,10 +433,8 @@ static int sweep_table(FILE *out, enum table_format format, const struct bound_r
 
 		for (size_t j = i; j < n; j++) {
 			const struct bound_row *b = &rows[j];
-			if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
-			    strcmp(col_labels[j], col_labels[i]) != 0)
+			if (!take_run(done, row_labels, col_labels, i, j))
 				continue;
-			done[j] = true;
 			count++;
 			mean_add(&m[W_CACHE], b->cache_pages);
 			mean_add(&m[W_DISTINCT], b->distinct);

@@ -20,7 +20,7 @@ locked = if [ -z "$$LAB_MAKE_LOCKED" ]; then mkdir -p $(dir $(MAKE_LOCK)) && exe
 # What make all builds (a subset for tests/lab/make-lock.t).
 SETUP_GOALS := deps kernels workloads analysis image tools
 
-.PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug \
+.PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug kernel-vanilla-6.12 \
 	kernel-test kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
 	test check-shell bench stress clean distclean fuzz sanitize
 
@@ -34,6 +34,11 @@ kernels: kernel-vanilla kernel-lab
 
 kernel-vanilla: deps
 	@$(call locked,$(KSCRIPTS)/prepare-tree.sh vanilla && $(KSCRIPTS)/build-kernel.sh vanilla)
+
+# Today's kernel, unpatched (linux-source-6.12, the same lab.config): the
+# reference a user would pick instead of any policy of the series.
+kernel-vanilla-6.12: deps
+	@$(call locked,$(KSCRIPTS)/prepare-tree.sh vanilla-6.12 && $(KSCRIPTS)/build-kernel.sh vanilla-6.12)
 
 kernel-lab: deps
 	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh lab)
@@ -91,7 +96,9 @@ image: workloads
 	@$(call locked,{ [ ! -x images/build-selftests.sh ] || images/build-selftests.sh; } && \
 		images/build-rootfs.sh)
 
-test: all kernel-test
+# make test boots today's kernel too (tests/lab/vanilla-6.12.t): it is
+# built here, not by make all.
+test: all kernel-test kernel-vanilla-6.12
 	@tests/run
 
 # The unit areas again, the host tools built with AddressSanitizer and

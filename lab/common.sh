@@ -9,6 +9,8 @@ LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_KERNEL_DIR=$LAB_BUILD/kernels
 LAB_IMAGE=$LAB_BUILD/image/rootfs.img
 LAB_TARBALL=${LAB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# Today's kernel, the reference beside 6.1 (flavour vanilla-6.12).
+LAB_TARBALL_612=${LAB_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz}
 LAB_PATCHES=${LAB_PATCHES:-$LAB_TOP/kernel/patches}
 
 # Exit codes of `lab.sh run` (README and --help list them too).
@@ -20,7 +22,8 @@ export EX_OK EX_HARNESS EX_USAGE EX_VERIFY EX_WORKLOAD EX_PANIC EX_TIMEOUT \
 # Kernels: the unpatched reference, the lab kernel with the series, its
 # debug build (the reliability gate) and its test build (the lab kernel
 # plus policies that exist only to be tested, e.g. test-stall).
-LAB_FLAVOURS=(vanilla lab debug test)
+# vanilla-6.12 is today's kernel, unpatched: the users' alternative.
+LAB_FLAVOURS=(vanilla lab debug test vanilla-6.12)
 
 # The registry of policies and workloads: lab/registry/policies.tsv and
 # workloads.tsv, one row each (their headers say what each column is),
@@ -65,8 +68,8 @@ registry_load() {
 	rows=$(registry_rows "$LAB_REGISTRY/policies.tsv" \
 		$'name\tkernel\tconfig\tfile\tlru_gen\tmodel\tperf\tevent\tabout') || exit
 	while IFS=$'\t' read -r name kernel config _ lru_gen _ _ _ about; do
-		in_list "$kernel" vanilla lab test ||
-			die "$EX_HARNESS" "$LAB_REGISTRY/policies.tsv: $name: bad kernel '$kernel' (vanilla, lab, test)"
+		in_list "$kernel" vanilla vanilla-6.12 lab test ||
+			die "$EX_HARNESS" "$LAB_REGISTRY/policies.tsv: $name: bad kernel '$kernel' (vanilla, vanilla-6.12, lab, test)"
 		if [[ $kernel == test ]]; then
 			LAB_TEST_POLICIES+=("$name")
 		else
@@ -99,9 +102,44 @@ policy_flavour() {
 	echo "${LAB_POLICY_KERNEL[$1]}"
 }
 
-# policy_vanilla POLICY: POLICY runs on the unpatched kernel.
+# policy_vanilla POLICY: POLICY runs on an unpatched kernel (6.1's
+# vanilla or today's vanilla-6.12), which has no page_replace.
 policy_vanilla() {
-	[[ ${LAB_POLICY_KERNEL[$1]:-} == vanilla ]]
+	[[ ${LAB_POLICY_KERNEL[$1]:-} == vanilla* ]]
+}
+
+# policy_kernel_check POLICY FLAVOUR: exit 2 with one line unless POLICY
+# runs on the FLAVOUR kernel: an unpatched kernel's policies on that
+# kernel only, the series' on any kernel with the series.
+policy_kernel_check() {
+	local want=${LAB_POLICY_KERNEL[$1]}
+	in_list "$2" "${LAB_FLAVOURS[@]}" ||
+		die "$EX_USAGE" "bad --kernel '$2' (${LAB_FLAVOURS[*]})"
+	if policy_vanilla "$1" || [[ $2 == vanilla* ]]; then
+		[[ $2 == "$want" ]] || die "$EX_USAGE" "policy $1 does not run on the $2 kernel"
+	fi
+}
+
+# policy_observed POLICY ACTIVE LRU_GEN RELEASE: the policy a guest ran,
+# from what its init saw: ACTIVE is the series' sysfs choice, or
+# "vanilla" on an unpatched kernel, which is then named by its release
+# (6.12.* is vanilla-6.12) and by whether MGLRU was on (LRU_GEN, the
+# value of /sys/kernel/mm/lru_gen/enabled): the registry's row with that
+# kernel and lru_gen. POLICY comes back when it is that row.
+policy_observed() {
+	local policy=$1 active=$2 lru_gen=$3 release=$4 kernel=vanilla mglru=n
+	if [[ $active != vanilla ]]; then
+		echo "$active"
+		return
+	fi
+	[[ $release == 6.12.* ]] && kernel=vanilla-6.12
+	[[ -n $lru_gen && $lru_gen != none && $lru_gen != 0x0000 ]] && mglru=y
+	if policy_known "$policy" && [[ ${LAB_POLICY_KERNEL[$policy]} == "$kernel" &&
+		${LAB_POLICY_LRU_GEN[$policy]} == "$mglru" ]]; then
+		echo "$policy"
+	else
+		echo "$kernel$([[ $mglru == y ]] && echo -mglru)"
+	fi
 }
 
 # policy_cmdline POLICY: the kernel command line that selects POLICY (the
@@ -127,7 +165,7 @@ policy_mglru() {
 policy_in_kernel() {
 	local p=$1 flavour=$2 config sym
 	if policy_vanilla "$p"; then
-		[[ -f $LAB_KERNEL_DIR/vanilla/bzImage ]]
+		[[ -f $LAB_KERNEL_DIR/${LAB_POLICY_KERNEL[$p]}/bzImage ]]
 		return
 	fi
 	config=$LAB_KERNEL_DIR/$flavour/config
@@ -160,7 +198,7 @@ kernel_policies() {
 # tools, analysis or workloads), for the "not found" messages.
 build_hint() {
 	case $1 in
-	vanilla | lab | debug | test) echo "make kernel-$1" ;;
+	vanilla | lab | debug | test | vanilla-6.12) echo "make kernel-$1" ;;
 	*) echo "make $1" ;;
 	esac
 }
@@ -296,8 +334,18 @@ series_sha() {
 	} | sha_stdin
 }
 
+# flavour_source FLAVOUR: the Debian package whose source FLAVOUR builds.
+flavour_source() {
+	case $1 in
+	vanilla-6.12) echo linux-source-6.12 ;;
+	*) echo linux-source-6.1 ;;
+	esac
+}
+
+# linux_source_version [FLAVOUR]: the version of that source package
+# (default: 6.1's, the source of every flavour but vanilla-6.12).
 linux_source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
+	dpkg-query -W -f='${Version}' "$(flavour_source "${1:-vanilla}")" 2>/dev/null || echo unknown
 }
 
 registry_load

@@ -10,6 +10,8 @@ source "$(dirname "$0")/common.sh"
 packages=(
 	# kernel source and build
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev ccache
+	# today's kernel, the reference beside 6.1 (bookworm-security ships it)
+	linux-source-6.12
 	# Debian's own kernel configs, for make kernel-check's distribution build
 	linux-config-6.1
 	xz-utils git file

@@ -247,11 +247,7 @@ result_write() {
 	nalso=$(jq '.params.also | length' "$req")
 	active=$(status_get "$st" policy_active)
 	lru_gen=$(status_get "$st" lru_gen_enabled)
-	# The unpatched kernel with MGLRU switched on through sysfs.
-	if [[ $policy == vanilla-mglru && $active == vanilla && -n $lru_gen &&
-		$lru_gen != none && $lru_gen != 0x0000 ]]; then
-		active=vanilla-mglru
-	fi
+	active=$(policy_observed "$policy" "$active" "$lru_gen" "$(status_get "$st" uname)")
 
 	local crash='Kernel panic|BUG: |Oops: |general protection fault'
 	if grep -qE "$crash" "$console" 2>/dev/null; then

@@ -22,8 +22,8 @@ usage: lab.sh shell POLICY [options]
 USAGE
 	shape_usage
 	cat <<'USAGE'
-  --kernel FLAVOUR  vanilla|lab|debug (default: vanilla for POLICY vanilla*,
-                    lab otherwise)
+  --kernel FLAVOUR  vanilla|lab|debug|test|vanilla-6.12 (default: the
+                    policy's own, lab for the series' policies)
   --kernel-image F  boot the bzImage F (your own build) instead
   --boot-arg K=V    append K=V to the guest kernel's command line
                     (repeatable; the lab's own parameters are refused)
@@ -61,10 +61,7 @@ mem_mib=$(opt_mem "$mem")
 shape_check "$mem_mib" "$vcpus"
 opt_seconds --boot-timeout "$boot_limit"
 [[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
-in_list "$flavour" "${LAB_FLAVOURS[@]}" || die "$EX_USAGE" "bad --kernel '$flavour' (vanilla|lab|debug)"
-if policy_vanilla "$policy" && [[ $flavour != vanilla ]] || { ! policy_vanilla "$policy" && [[ $flavour == vanilla ]]; }; then
-	die "$EX_USAGE" "policy $policy does not run on the $flavour kernel"
-fi
+policy_kernel_check "$policy" "$flavour"
 guest_prepare "$flavour" "$policy"
 
 mkdir -p "$LAB_BUILD/runs"

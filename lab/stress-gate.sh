@@ -75,7 +75,7 @@ elif [[ -n $policies ]]; then
 	done
 	for p in "${todo[@]}"; do
 		policy_in_kernel "$p" "$flavour" ||
-			die "$EX_MISSING" "policy $p is not in a built kernel (run $(build_hint "$([[ $p == vanilla* ]] && echo vanilla || echo "$flavour")"))"
+			die "$EX_MISSING" "policy $p is not in a built kernel (run $(build_hint "$(policy_vanilla "$p" && policy_flavour "$p" || echo "$flavour")"))"
 	done
 else
 	todo=()
@@ -92,7 +92,7 @@ status=0
 ((table_only)) || say "gate: ${todo[*]} (lab policies on the $flavour kernel, ${duration}s of stress-ng each)"
 for p in "${todo[@]}"; do
 	kopt=(--kernel "$flavour")
-	[[ $p == vanilla* ]] && kopt=()
+	policy_vanilla "$p" && kopt=()
 	rc=0 t0=$SECONDS
 	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${stress_opts[@]}" \
 		--results "$results") || rc=$?

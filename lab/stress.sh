@@ -25,8 +25,8 @@ usage() {
 usage: lab.sh stress POLICY [options]
        lab.sh stress --scan CONSOLE_LOG
 
-  --kernel FLAVOUR  debug|lab (default debug); policy vanilla always runs
-                    on the vanilla kernel
+  --kernel FLAVOUR  debug|lab (default debug); the unpatched kernels'
+                    policies (vanilla*) run on their own kernel
   --kernel-image F  boot the bzImage F (your own build) instead
   --duration S      seconds of stress-ng in total (default 60); selftests
                     and the memcg workloads run to completion on top
@@ -104,10 +104,9 @@ fi
 [[ -z $timeout_s ]] && timeout_s=$((1800 + 4 * duration))
 opt_seconds --boot-timeout "$boot_limit"
 opt_seconds --timeout "$timeout_s"
-if [[ $policy == vanilla* ]]; then
-	[[ -z $flavour || $flavour == vanilla ]] ||
-		die "$EX_USAGE" "policy $policy runs on the vanilla kernel only, not --kernel $flavour"
-	flavour=vanilla
+if policy_vanilla "$policy"; then
+	[[ -n $flavour ]] || flavour=$(policy_flavour "$policy")
+	policy_kernel_check "$policy" "$flavour"
 else
 	[[ -n $flavour ]] || flavour=debug
 	in_list "$flavour" debug lab || die "$EX_USAGE" "bad --kernel '$flavour' (debug|lab)"
@@ -193,10 +192,7 @@ st=$part/status
 active=$(status_get "$st" policy_active)
 job_rc=$(status_get "$st" workload_rc)
 lru_gen=$(status_get "$st" lru_gen_enabled)
-if [[ $policy == vanilla-mglru && $active == vanilla && -n $lru_gen &&
-	$lru_gen != none && $lru_gen != 0x0000 ]]; then
-	active=vanilla-mglru
-fi
+active=$(policy_observed "$policy" "$active" "$lru_gen" "$(status_get "$st" uname)")
 
 # Per-test lines -> JSON; a malformed line is itself a harness error.
 tests_json='[]'
@@ -256,7 +252,7 @@ jq -n --arg run_id "$run_id" --arg policy "$policy" --arg active "${active:-unkn
 	--arg inject "$inject" --argjson tests "${tests_json/#null/[]}" \
 	--argjson findings "$findings_json" --arg verdict "$verdict" --arg exit "$exit_class" \
 	--arg note "$note" --argjson wall_s "$wall_s" --arg started_at "$started_at" \
-	--arg command "$command" --arg source "$(linux_source_version)" \
+	--arg command "$command" --arg source "$(linux_source_version "$flavour")" \
 	--arg ifaces "$(status_get "$st" net_ifaces)" --argjson boot_stalls "$boot_stalls" \
 	--argjson boot_args "$(printf '%s\n' "${boot_args[@]}" | jq -R 'select(. != "")' | jq -sc .)" \
 	--argjson conc "${guest[concurrent]}" --arg conc_ids "${guest[concurrent_ids]}" \

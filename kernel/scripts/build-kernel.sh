@@ -2,9 +2,11 @@
 # Configure and build one guest kernel flavour and install it into
 # build/kernels/FLAVOUR/ (bzImage, config, info.json).
 #
-#   build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab
+#   build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab|vanilla-6.12
 #
 # vanilla: the unpatched source with lab.config (the reference kernel).
+# vanilla-6.12: today's kernel (linux-source-6.12) with the same
+#          lab.config: what a user would run instead of any policy here.
 # lab:     the series applied, lab.config + series.config.
 # debug:   the lab source with debug.config on top (reliability gate).
 # test:    the lab source with test.config on top: the policies that exist
@@ -25,12 +27,13 @@ source "$(dirname "$0")/../../lab/common.sh"
 flavour=${1:-}
 case $flavour in
 vanilla) src=$LAB_BUILD/src/vanilla fragments="lab.config" ;;
+vanilla-6.12) src=$LAB_BUILD/src/vanilla-6.12 fragments="lab.config" ;;
 lab) src=$LAB_BUILD/src/lab fragments="lab.config series.config" ;;
 debug) src=$LAB_BUILD/src/lab fragments="lab.config series.config debug.config" ;;
 test) src=$LAB_BUILD/src/lab fragments="lab.config series.config test.config" ;;
 cost-vanilla) src=$LAB_BUILD/src/vanilla fragments="lab.config cost.config" ;;
 cost-lab) src=$LAB_BUILD/src/lab fragments="lab.config series.config cost.config" ;;
-*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab" ;;
+*) die "$EX_USAGE" "usage: build-kernel.sh vanilla|lab|debug|test|cost-vanilla|cost-lab|vanilla-6.12" ;;
 esac
 [[ -f $src/Makefile ]] || die "$EX_MISSING" "no source tree in ${src#"$LAB_TOP"/} (run prepare-tree.sh first)"
 
@@ -88,7 +91,7 @@ fi
 
 release=$(cat "$out/include/config/kernel.release")
 config_sha=$(sha_stdin <"$out/.config")
-if [[ $flavour == vanilla ]]; then
+if [[ $flavour == vanilla* ]]; then
 	series="none"
 else
 	series=$(series_sha)
@@ -113,7 +116,7 @@ cp "$out/arch/x86/boot/bzImage" "$new/bzImage"
 cp "$out/.config" "$new/config"
 jq -n --arg flavour "$flavour" --arg release "$release" \
 	--arg series_sha "$series" --arg config_sha "$config_sha" \
-	--arg source "$(linux_source_version)" --argjson build_s "$secs" \
+	--arg source "$(linux_source_version "$flavour")" --argjson build_s "$secs" \
 	'{flavour: $flavour, release: $release, series_sha: $series_sha,
 	  config_sha: $config_sha, linux_source_version: $source,
 	  last_build_s: $build_s}' >"$new/info.json"

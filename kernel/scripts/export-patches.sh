@@ -33,6 +33,6 @@ rm -f "$dest"/*.patch
 cp "$tmp"/*.patch "$dest"/ 2>/dev/null || true
 mv "$tmp/series" "$dest/series"
 # The tree now matches the series: record it so prepare-tree.sh keeps it.
-printf '%s %s\n' "$(linux_source_version)" "$(series_sha)" >"$src/.lab-prepared"
+printf '%s %s\n' "$(linux_source_version lab)" "$(series_sha)" >"$src/.lab-prepared"
 printf 'head\n%s\n' "$(git -C "$src" rev-parse HEAD)" >"$src/.lab-prepared.head"
 say "exported $(wc -l <"$dest/series") patch(es) and the cover letter to kernel/patches"

@@ -2,7 +2,10 @@
 # Extract Debian's linux-source-6.1 into build/src/FLAVOUR and, for the lab
 # tree, apply kernel/patches/series as one git commit per patch.
 #
-#   prepare-tree.sh vanilla|lab
+#   prepare-tree.sh vanilla|lab|vanilla-6.12
+#
+# vanilla-6.12 is today's kernel, the users' alternative to the series:
+# Debian's linux-source-6.12 (bookworm-security), unpatched.
 #
 # The lab tree is a git repository (tag `base` is the pristine source), so a
 # patch can be edited there and exported back with export-patches.sh.  It is
@@ -15,24 +18,26 @@ lab_prog=prepare-tree
 source "$(dirname "$0")/../../lab/common.sh"
 
 flavour=${1:-}
+package=$(flavour_source "$flavour")
 case $flavour in
-vanilla | lab) ;;
-*) die "$EX_USAGE" "usage: prepare-tree.sh vanilla|lab" ;;
+vanilla | lab) tarball=$LAB_TARBALL ;;
+vanilla-6.12) tarball=$LAB_TARBALL_612 ;;
+*) die "$EX_USAGE" "usage: prepare-tree.sh vanilla|lab|vanilla-6.12" ;;
 esac
 
 src=$LAB_BUILD/src/$flavour
 stamp=$src/.lab-prepared
-[[ -r $LAB_TARBALL ]] || die "$EX_MISSING" "$LAB_TARBALL not found (install linux-source-6.1: make deps)"
-version=$(linux_source_version)
+[[ -r $tarball ]] || die "$EX_MISSING" "$tarball not found (install $package: make deps)"
+version=$(linux_source_version "$flavour")
 
 extract() {
 	local tmp=$LAB_BUILD/src/.extract-$flavour.$$
-	say "extracting $LAB_TARBALL ($version) into build/src/$flavour"
+	say "extracting $tarball ($version) into build/src/$flavour"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	tar -xf "$LAB_TARBALL" -C "$tmp"
+	tar -xf "$tarball" -C "$tmp"
 	rm -rf "$src"
-	mv "$tmp/linux-source-6.1" "$src"
+	mv "$tmp/$package" "$src"
 	rmdir "$tmp"
 }
 
@@ -71,7 +76,7 @@ apply_series() {
 	say "applied $n patch(es) to build/src/lab"
 }
 
-if [[ $flavour == vanilla ]]; then
+if [[ $flavour != lab ]]; then
 	want="$version"
 	if [[ -f $stamp && $(cat "$stamp") == "$want" ]]; then
 		exit 0

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Boot both kernels under QEMU and run a small cyclic-anon that really
+# Boot the kernels under QEMU (6.1's vanilla, the lab kernel, today's
+# 6.12 with and without MGLRU) and run a small cyclic-anon that really
 # swaps: the run must verify its data, report the policy that was asked
 # for, show swap-ins, and record the default machine (one node, swap on
 # the disk, ext4) as asked and as the guest saw it.
@@ -48,4 +49,14 @@ run_case() {
 
 run_case vanilla
 run_case lru
+# Today's kernel (make test builds it), with its own LRU and with MGLRU.
+for policy in vanilla-6.12 vanilla-6.12-mglru; do
+	run_case "$policy"
+	r=$(last_line "$tmp/$policy.out")/result.json
+	check "$policy: ran 6.12 from linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12)" \
+		test "$(jq -r '[.kernel.release[0:5], .kernel_flavour, .linux_source_version] | join(" ")' "$r")" \
+		= "6.12. vanilla-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12)"
+done
+check "vanilla-6.12-mglru: MGLRU was on" \
+	test "$(jq -r .lru_gen_enabled "$(last_line "$tmp/vanilla-6.12-mglru.out")/result.json")" != 0x0000
 done_testing

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the guest's root filesystem image without root privileges:
 # busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace,
-# perf and stress-ng with the shared libraries they load, and the tracepoint
-# profiles. mkfs.ext4 -d turns the staging directory into an image; the
+# perf, stress-ng and the real applications the workloads drive (fio) with
+# the shared libraries they load, and the tracepoint profiles. mkfs.ext4 -d turns the staging directory into an image; the
 # guest mounts it read-only.
 #
 #   build-rootfs.sh            -> build/image/rootfs.img
@@ -41,7 +41,7 @@ copy_with_libs() {
 		[[ -e $stage$lib ]] || install -D "$lib" "$stage$lib"
 	done < <(ldd "$prog" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}')
 }
-for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng; do
+for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng /usr/bin/fio; do
 	[[ -x $prog ]] || die "$EX_MISSING" "$prog not found (make deps)"
 	copy_with_libs "$prog"
 done

@@ -21,6 +21,8 @@ packages=(
 	# --trace perf: perf record in the guest, perf script on the host
 	linux-perf
 	stress-ng
+	# the real applications of the workload set, run in the guest
+	fio
 	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
 	libleveldb-dev libsnappy-dev libsqlite3-dev g++ strace
 	# host tools: results, analysis, plots, report checks

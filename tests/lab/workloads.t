@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every workload runs in the guest, under the vanilla and the lab kernel's
-# default policy, at small sizes: it verifies its data, really touches the
-# disk or swap, and lab.sh carries files and reference strings in and out.
+# default policy (the real applications under lru), at small sizes: it
+# verifies its data, really touches the disk or swap, and lab.sh carries
+# files and reference strings in and out.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
@@ -70,4 +71,11 @@ refs=$(last_line "$tmp/cyclic-anon --refs.out")/refs.bin
 check "refs.bin starts with the LABREFS1 magic" test "$(head -c 8 "$refs" 2>/dev/null)" = LABREFS1
 check "refs.bin holds one id per page visit (2 passes x 4096 pages)" \
 	test "$(($(stat -c %s "$refs") - 16))" = $((2 * 4096 * 8))
+
+# The real applications, from the image with their libraries: Debian's fio
+# (its files larger than RAM, read back through the page cache).
+run_wl "lru fio" lru fio -- --size 300M --stream-size 100M --ops 20000
+check "lru fio: 20000 zipf reads and the stream, fio's verify on" \
+	jq -e '.workload_result | .ops == 20000 and .stream_kib == 102400 and .p99_us >= .p50_us' "$res"
+check "lru fio: the page cache refaulted" jq -e '.vmstat.workingset_refault_file > 0' "$res"
 done_testing

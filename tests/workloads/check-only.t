@@ -42,7 +42,11 @@ checked() {
 printf '0,0,4096,r,0\n0,8,8192,w,0.1\n1,16,4096,r,0.2\n' >"$TAP_TMP/good.spc"
 printf '0,0,4096,r,0\n0,8,4096,r,0.1\n0,16,4096,q,0.2\n' >"$TAP_TMP/bad.spc"
 
-for name in cyclic-anon cyclic-file webtrace mdb-bench ycsb-leveldb ycsb-sqlite; do
+# Every workload of the registry (lab/registry/workloads.tsv).
+mapfile -t names < <(awk -F'\t' '/^#/ || NF == 0 { next } !h++ { next } { print $1 }' \
+	"$top/lab/registry/workloads.tsv")
+check "the registry lists the workloads" test "${#names[@]}" -ge 7
+for name in "${names[@]}"; do
 	expect_exit 0 "$name --help exits 0" "$BIN/$name" --help
 	check "$name --help names --check-only (lab/job.sh looks for it)" grep -q -- '--check-only' <<<"$OUT"
 done
@@ -52,6 +56,7 @@ checked cyclic-file "with mmap mode" --size 4M --mode mmap --readahead off
 checked mdb-bench "with ops" --size 4M --ops 10 --emit-refs "$TAP_TMP/r"
 checked ycsb-leveldb "with a mix sequence" --size 2M --workload abc --phase run
 checked ycsb-sqlite "with a cache" --size 2M --cache 256K --phase setup
+checked fio "in randwrite mode" --size 4M --mode randwrite --theta 0.8 --ops 10
 checked webtrace "of a generated trace" --footprint 4M --requests 100
 checked webtrace "of a valid --spc trace" --spc "$TAP_TMP/good.spc" --emit-refs "$TAP_TMP/r"
 check "no --emit-refs file was created" test ! -e "$TAP_TMP/r"

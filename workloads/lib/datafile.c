@@ -102,16 +102,14 @@ out:
 
 int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
 {
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
+	char *tmp = datafile_tmp_path(path);
 	unsigned char *chunk = malloc((size_t)CREATE_CHUNK_PAGES * LAB_PAGE_SIZE);
 	int fd = -1, err = 0;
 
-	if (!tmp || !chunk) {
+	if (!chunk) {
 		err = ENOMEM;
 		goto out;
 	}
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		err = errno;
@@ -132,30 +130,46 @@ int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t ob
 	if (close(fd) && !err)
 		err = errno;
 	fd = -1;
-	if (!err) {
-		/* Drop the old record first: a crash leaves no stale match. */
-		char *meta = malloc(strlen(path) + 8);
+	if (!err)
+		err = datafile_commit(tmp, path, pages, seed, object);
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(chunk);
+	return err;
+}
 
-		if (!meta) {
-			err = ENOMEM;
-		} else {
-			sprintf(meta, "%s.meta", path);
-			if (unlink(meta) && errno != ENOENT)
-				err = errno;
-			free(meta);
-		}
-	}
+char *datafile_tmp_path(const char *path)
+{
+	size_t len = strlen(path) + 32;
+	char *tmp = malloc(len);
+
+	if (!tmp)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	return tmp;
+}
+
+int datafile_commit(const char *tmp, const char *path, uint64_t pages, uint64_t seed,
+		    uint64_t object)
+{
+	/* Drop the old record first: a crash leaves no stale match. */
+	char *meta = malloc(strlen(path) + 8);
+	int err = 0;
+
+	if (!meta)
+		return ENOMEM;
+	sprintf(meta, "%s.meta", path);
+	if (unlink(meta) && errno != ENOENT)
+		err = errno;
+	free(meta);
 	if (!err && rename(tmp, path))
 		err = errno;
 	if (!err)
 		err = write_meta(path, pages, seed, object);
 	if (!err)
 		err = fsync_parent(path);
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
-	free(chunk);
 	return err;
 }
 

@@ -16,6 +16,18 @@ char *datafile_path(const char *dir, const char *name);
  */
 int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object);
 
+/* "path.tmp.PID", malloc'd: where a data file is written before its commit. */
+char *datafile_tmp_path(const char *path);
+
+/*
+ * Put a data file, written and fsynced under tmp by someone else (fio), in
+ * place as path with its "path.meta" record, as datafile_create does for
+ * its own: the old record goes first, then the rename, the new record and
+ * an fsync of the directory. Returns 0 or an errno; tmp stays on failure.
+ */
+int datafile_commit(const char *tmp, const char *path, uint64_t pages, uint64_t seed,
+		    uint64_t object);
+
 /*
  * Open path and check it holds exactly pages pages and was set up with
  * this seed and object. Returns the fd, or exits 1 with a message naming

@@ -83,13 +83,14 @@ static void usage(const struct wl_spec *s)
 		       "                    slowest's. N > 1 samples no resident set and\n"
 		       "                    writes no reference string\n",
 		       PROCS_MAX);
-	printf("  --emit-refs FILE  write the timed phase's page reference string\n"
-	       "                    (LABREFS1; %s)\n"
-	       "  --check-only      parse the options and the input files they name,\n"
+	if (s->objects)
+		printf("  --emit-refs FILE  write the timed phase's page reference string\n"
+		       "                    (LABREFS1; %s)\n",
+		       s->objects);
+	printf("  --check-only      parse the options and the input files they name,\n"
 	       "                    then exit 0 (or 2 with the usual error); creates,\n"
 	       "                    opens and requires nothing else, not even --dir\n"
-	       "  --help            this text\n",
-	       s->objects);
+	       "  --help            this text\n");
 	if (s->notes)
 		printf("\n%s", s->notes);
 	printf("\nExit: 0 ok, 1 runtime error, 2 bad arguments, 3 verification failed.\n");
@@ -206,6 +207,9 @@ static void parse(struct wl *w, int argc, char **argv)
 	}
 	free(longopts);
 	arg_no_positionals(argc, argv, optind);
+	if (w->refs_path && !s->objects)
+		die(EXIT_LAB_USAGE, "--emit-refs is not offered: another program (%s's engine) "
+		    "makes the references", s->name);
 	if (w->nprocs > 1) {
 		if (w->refs_path)
 			die(EXIT_LAB_USAGE, "--emit-refs needs --procs 1: %u processes make no one "

@@ -53,7 +53,9 @@ struct wl_spec {
 	const char *name;
 	const char *about;   /* what it does, printed after the Usage line */
 	const char *help;    /* the workload's own option lines (--size, --dir too) */
-	const char *objects; /* what the objects of its reference string are */
+	/* What the objects of its reference string are; NULL: it has none
+	 * (another program does its I/O), --emit-refs is refused. */
+	const char *objects;
 	const char *notes;   /* optional paragraph after the options */
 	unsigned flags;
 	uint64_t min_pages; /* WL_SIZE: the smallest size, in 4 KiB pages (>= 1) */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the guest's root filesystem image without root privileges:
 # busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace,
-# perf, stress-ng and the real applications the workloads drive (fio) with
-# the shared libraries they load, and the tracepoint profiles. mkfs.ext4 -d turns the staging directory into an image; the
+# perf, stress-ng and the real applications the workloads drive (fio,
+# redis) with the shared libraries they load, and the tracepoint profiles. mkfs.ext4 -d turns the staging directory into an image; the
 # guest mounts it read-only.
 #
 #   build-rootfs.sh            -> build/image/rootfs.img
@@ -41,10 +41,14 @@ copy_with_libs() {
 		[[ -e $stage$lib ]] || install -D "$lib" "$stage$lib"
 	done < <(ldd "$prog" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}')
 }
-for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng /usr/bin/fio; do
+for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng /usr/bin/fio \
+	/usr/bin/redis-check-rdb; do
 	[[ -x $prog ]] || die "$EX_MISSING" "$prog not found (make deps)"
 	copy_with_libs "$prog"
 done
+# redis-tools' one binary is the server when its argv[0] says so, as
+# Debian's redis-server package links it (kv-cache runs it that way).
+ln -sf redis-check-rdb "$stage/usr/bin/redis-server"
 # perf (linux-perf), for --trace perf. Debian 12's /usr/bin/perf is the
 # binary itself; older releases made it a wrapper script that runs
 # perf_X.Y by the running kernel's release, which in the guest is not the

@@ -21,8 +21,9 @@ packages=(
 	# --trace perf: perf record in the guest, perf script on the host
 	linux-perf
 	stress-ng
-	# the real applications of the workload set, run in the guest
-	fio
+	# the real applications of the workload set, run in the guest (redis:
+	# redis-tools' binary is the server, without the host service)
+	fio redis-tools
 	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
 	libleveldb-dev libsnappy-dev libsqlite3-dev g++ strace
 	# host tools: results, analysis, plots, report checks

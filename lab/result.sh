@@ -137,6 +137,29 @@ psi_json() {
 	jq -c --arg el "${3:-}" '{some_us, full_us} + (if $el == "" then {} else {elapsed_us: .mono_us} end)' <<<"$d"
 }
 
+# reclaim_json PART: what reclaim cost over the timed phase (lab-reclaim
+# in the guest): the direct reclaim stalls (count, of them in memcg
+# reclaim, total, p50, p99, max in us, how many above 8.3 ms, unpaired
+# events, events the trace instance lost) and kswapd's CPU seconds; null
+# when the guest recorded neither.
+reclaim_json() {
+	local part=$1 stalls=null kswapd=null
+	if [[ -s $part/reclaim.stalls ]] && grep -q '^stalls [0-9]' "$part/reclaim.stalls"; then
+		stalls=$(jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ")
+			| {(.[0]): (.[1] | tonumber)}) | add' "$part/reclaim.stalls")
+	fi
+	if [[ -s $part/kswapd.before && -s $part/kswapd.after ]]; then
+		kswapd=$(jq -R -s -c 'split("\n") | map(select(startswith("kswapd_cpu_s "))
+			| .[13:] | tonumber) | if length == 2 then (.[1] - .[0]) * 100 | round / 100 else null end' \
+			"$part/kswapd.before" "$part/kswapd.after")
+	fi
+	if [[ $stalls == null && $kswapd == null ]]; then
+		echo null
+		return
+	fi
+	jq -n -c --argjson s "$stalls" --argjson k "$kswapd" '($s // {}) + {kswapd_cpu_s: $k}'
+}
+
 # lru_check_json FILE: lab-lrucheck's verdict after the run ({flagged,
 # counted, passes, nodes_checked, nodes_differing, agree}: pages on the
 # LRU lists by PG_lru and by the size counters, in total and per node),
@@ -370,6 +393,7 @@ result_write() {
 		--argjson cg "$(cgroup_json "$part" "$(jq -r '.params.cgroup.name // empty' "$req")")" \
 		--argjson switches "$(switches_json "$part")" --argjson also "$also" \
 		--argjson lru_check "$(lru_check_json "$part/lru_check")" \
+		--argjson reclaim "$(reclaim_json "$part")" \
 		--argjson machine "$(machine_json "$part")" \
 		--arg active_end "$(status_get "$st" policy_active_end)" \
 		--arg cmdline "$(status_get "$st" cmdline)" --arg werr "$werr" \
@@ -386,7 +410,7 @@ result_write() {
 		  boot_to_exit_s: $qemu_s, host_boot_to_run_s: $boot_to_run,
 		  uptime_at_init_s: (if $up_init == "" then null else ($up_init | tonumber) end),
 		  uptime_at_run_s: (if $up_run == "" then null else ($up_run | tonumber) end),
-		  psi: $psi,
+		  psi: $psi, reclaim: $reclaim,
 		  cgroup: (if $cg == null then null else $cg + {path: $rusage.cgroup} end),
 		  switches: $switches, lru_check: $lru_check, machine: $machine,
 		  policy_active_end: (if $active_end == "" then null else $active_end end),

@@ -42,6 +42,12 @@ run_case() {
 		test "$(jq -c '[.params.numa, .params.swap, .params.thp, .params.fs]' "$r")" = '[null,"disk",null,"ext4"]'
 	check "$policy: ... and the guest had it: one node, /dev/vdc its only swap, /data ext4" \
 		test "$(jq -c '[(.machine.nodes | length), [.machine.swaps[].device], .machine.data_fs]' "$r")" = '[1,["/dev/vdc"],"ext4"]'
+	check "$policy: every direct reclaim was timed: stalls = allocstall, none lost" \
+		jq -e '.reclaim.stalls - .reclaim.memcg_stalls == ([.vmstat | to_entries[]
+			| select(.key | startswith("allocstall")) | .value] | add)
+			and .reclaim.overrun == 0 and .reclaim.unpaired == 0
+			and .reclaim.stall_p99_us <= .reclaim.stall_max_us' "$r"
+	check "$policy: kswapd's CPU time measured" jq -e '.reclaim.kswapd_cpu_s > 0' "$r"
 	check "$policy: no partial directory left" \
 		test -z "$(find "$LAB_RESULTS" -maxdepth 1 -name '.*.partial')"
 	diag "$policy: wall_s $(jq .wall_s "$r") majflt $(jq .majflt "$r") pswpin $(jq .vmstat.pswpin "$r") accel $(jq -r .accel "$r") boot_to_exit_s $(jq .boot_to_exit_s "$r")"

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The guest's C tools, built and run on the host: lab-exec (a command's
 # cost and exit code, joining a cgroup), lab-psi (PSI snapshots),
-# lab-switch (--switch-at) and lab-lrucheck (LRU lists against their
-# counters, in total and per node), each against files whose content the test wrote, and their
-# errors.
+# lab-switch (--switch-at), lab-lrucheck (LRU lists against their
+# counters, in total and per node) and lab-reclaim (direct reclaim stalls
+# from trace_pipe's text), each against files whose content the test
+# wrote, and their errors.
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
 src=$top/images/guest
 # shellcheck disable=SC2317 # called through check
 json_ok() { jq -e "$@" >/dev/null; }	# json_ok [-s] FILTER FILE
-for t in lab-exec lab-psi lab-switch lab-lrucheck; do
+for t in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$src/$t.c"
 done
 
@@ -150,4 +151,38 @@ rc=0
 "$tmp/lab-lrucheck" "$tmp/kpf-nodes" "$tmp/vm5" "$tmp/sys" >/dev/null 2>"$tmp/err" || rc=$?
 is "$rc" 3 "lab-lrucheck per node: a node without vmstat, exit 3"
 check "... naming the node directory" grep -q "cannot read $tmp/sys/devices/system/node" "$tmp/err"
+# lab-reclaim stalls: a task's begin and its next end are one stall, the
+# comm may hold spaces, dashes and brackets, other events are skipped, an
+# end without its begin is unpaired, and the instance's overruns add up.
+inst=$tmp/instance
+mkdir -p "$inst/per_cpu/cpu0" "$inst/per_cpu/cpu1"
+printf 'entries: 0\noverrun: 3\n' >"$inst/per_cpu/cpu0/stats"
+printf 'overrun: 2\n' >"$inst/per_cpu/cpu1/stats"
+cat >"$inst/trace_pipe" <<'T'
+     cyclic-anon-212     [001] .....    12.345678: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+ a - b [x]-77     [000] d....    12.400000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+     cyclic-anon-212     [001] .....    12.346678: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+ a - b [x]-77     [000] d....    12.420000: mm_vmscan_memcg_reclaim_end: nr_reclaimed=12
+           kswapd0-30      [000] .....    13.000000: mm_vmscan_kswapd_wake: nid=0 order=0
+            stray-5      [000] .....    14.000000: mm_vmscan_direct_reclaim_end: nr_reclaimed=1
+     cyclic-anon-212     [001] .....    15.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+     cyclic-anon-212     [001] .....    15.000300: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+T
+"$tmp/lab-reclaim" stalls "$inst" >"$tmp/stalls"
+is "$(tr '\n' ' ' <"$tmp/stalls")" \
+	"stalls 3 memcg_stalls 1 stall_total_us 21300 stall_p50_us 1000 stall_p99_us 20000 stall_max_us 20000 stalls_over_frame 1 unpaired 1 lines 7 overrun 5 " \
+	"lab-reclaim stalls: 3 stalls (1 memcg), p50 and max, 1 above 8.3 ms, 1 unpaired, 5 lost"
+printf '   x-1  [000] .....  garbage: mm_vmscan_direct_reclaim_begin: order=0\n' >"$inst/trace_pipe"
+rc=0
+"$tmp/lab-reclaim" stalls "$inst" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc:$(cat "$tmp/err")" "1:lab-reclaim: $inst/trace_pipe: a malformed reclaim event line" \
+	"lab-reclaim stalls: a malformed event line is exit 1, one line"
+rc=0
+"$tmp/lab-reclaim" stalls "$tmp/no-instance" >/dev/null 2>&1 || rc=$?
+is "$rc" 1 "lab-reclaim stalls on a missing instance: exit 1"
+rc=0
+"$tmp/lab-reclaim" >/dev/null 2>&1 || rc=$?
+is "$rc" 2 "lab-reclaim without a command: usage, exit 2"
+check "lab-reclaim kswapd: one line of CPU seconds" \
+	bash -c '[[ $("$1" kswapd) =~ ^kswapd_cpu_s\ [0-9]+\.[0-9]{2}$ ]]' _ "$tmp/lab-reclaim"
 done_testing

@@ -78,8 +78,8 @@ registry_load() {
 		LAB_POLICY_KERNEL[$name]=$kernel LAB_POLICY_CONFIG[$name]=$config
 		LAB_POLICY_LRU_GEN[$name]=$lru_gen LAB_ABOUT[$name]=$about
 	done <<<"$rows"
-	rows=$(registry_rows "$LAB_REGISTRY/workloads.tsv" $'name\tread_back\trate\tabout') || exit
-	while IFS=$'\t' read -r name _ _ about; do
+	rows=$(registry_rows "$LAB_REGISTRY/workloads.tsv" $'name\tread_back\trate\tp99\tabout') || exit
+	while IFS=$'\t' read -r name _ _ _ about; do
 		LAB_WORKLOADS+=("$name")
 		LAB_ABOUT[$name]=$about
 	done <<<"$rows"

@@ -183,7 +183,7 @@ const struct registry_table *registry_policies(void)
 
 const struct registry_table *registry_workloads(void)
 {
-	static const char *const columns[] = { "name", "read_back", "rate", "about", NULL };
+	static const char *const columns[] = { "name", "read_back", "rate", "p99", "about", NULL };
 	static struct registry_table t;
 	static int state;
 

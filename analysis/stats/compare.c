@@ -266,7 +266,11 @@ int comparison_build(struct comparison *c, const struct run_set *runs,
 		const char *missing = NULL;
 		double v;
 
-		if (metric_value(metric, run->root, &v, &missing) != 0) {
+		int rc = metric_value(metric, run->root, &v, &missing);
+
+		if (rc == METRIC_NONE)
+			continue; /* not the workload's: no note */
+		if (rc != 0) {
 			fprintf(stderr, "labstat: note: %s has no number at %s, left out of %s\n",
 				run->path, missing, metric->label);
 			continue;

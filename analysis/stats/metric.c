@@ -1,12 +1,24 @@
 #define _POSIX_C_SOURCE 200809L
 #include "metric.h"
 
+#include "../registry/registry.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A term "@COLUMN" is the run's workload's field in that column of
+ * lab/registry/workloads.tsv, itself a path: @rate, @read_back, @p99. */
+static const char *const workload_columns[] = { "rate", "read_back", "p99", NULL };
+
 static int valid_term(const char *t)
 {
+	if (*t == '@') {
+		for (int i = 0; workload_columns[i]; i++)
+			if (strcmp(t + 1, workload_columns[i]) == 0)
+				return 1;
+		return 0;
+	}
 	if (*t == '\0' || *t == '.' || t[strlen(t) - 1] == '.' || strstr(t, "..") != NULL)
 		return 0;
 	for (; *t; t++)
@@ -84,7 +96,24 @@ int metric_value(const struct metric *m, json_t *root, double *value,
 	double sum = 0.0;
 
 	for (int i = 0; i < m->nterms; i++) {
-		json_t *v = lookup_path(root, m->terms[i]);
+		const char *path = m->terms[i];
+		json_t *v;
+
+		if (*path == '@') {
+			const struct registry_table *w = registry_workloads();
+			const char *name = json_string_value(json_object_get(root, "workload"));
+
+			if (w == NULL || name == NULL) {
+				*missing = m->terms[i];
+				return -1;
+			}
+			path = registry_get(w, name, path + 1);
+			if (path == NULL) {
+				*missing = m->terms[i];
+				return METRIC_NONE;
+			}
+		}
+		v = lookup_path(root, path);
 		if (!json_is_number(v)) {
 			*missing = m->terms[i];
 			return -1;

@@ -183,4 +183,20 @@ tap_is "$rc_empty" 1 "no completed runs exits 1"
 "$LABSTAT" -m wall_s -o "$TMP/out.txt" "$RESULTS" 2>/dev/null
 tap_ok "-o writes the table" grep -q 'cyclic-anon' "$TMP/out.txt"
 
+# @rate and @p99: each run's own workload's path from the registry
+# (lab/registry/workloads.tsv): cyclic-anon's pages_per_s, fio's ops_per_s
+# and p99_us; cyclic-anon has no p99 ("-"), left out without a note.
+mkdir -p "$TMP/at/a" "$TMP/at/b"
+printf '{"workload":"cyclic-anon","policy":"lru","exit":"ok","workload_result":{"pages_per_s":100}}\n' >"$TMP/at/a/result.json"
+printf '{"workload":"fio","policy":"lru","exit":"ok","workload_result":{"ops_per_s":7,"p99_us":900}}\n' >"$TMP/at/b/result.json"
+"$LABSTAT" --csv-long -m rate=@rate -m p99=@p99 "$TMP/at" >"$TMP/at.csv" 2>"$TMP/at.err"
+tap_is "$(csv_get "$TMP/at.csv" "metric=rate&workload=cyclic-anon&policy=lru" mean)" 100 "@rate is cyclic-anon's pages_per_s"
+tap_is "$(csv_get "$TMP/at.csv" "metric=rate&workload=fio&policy=lru" mean)" 7 "@rate is fio's ops_per_s"
+tap_is "$(csv_get "$TMP/at.csv" "metric=p99&workload=fio&policy=lru" mean)" 900 "@p99 is fio's p99_us"
+tap_is "$(grep -c '^p99,cyclic-anon,' "$TMP/at.csv")" 0 \
+	"@p99 of cyclic-anon, which times no operation: no row"
+tap_is "$(cat "$TMP/at.err")" "" "... and no note: the registry says it does not apply"
+rc=0
+"$LABSTAT" -m x=@latency "$TMP/at" >/dev/null 2>"$TMP/at.err" || rc=$?
+tap_is "$rc" 2 "an @ column the metrics do not know is a usage error"
 tap_done

@@ -66,9 +66,12 @@ cell_tag() {
 cell_argv() {
 	local k=$1 s=$seed
 	((vary_seed)) && s=$((seed + pend_i[k] - 1))
+	local own=("${wl_opts[@]}")
+	# shellcheck disable=SC2154 # matrix.sh's
+	[[ -z ${wl_opts_for[${pend_w[k]}]+set} ]] || read -r -a own <<<"${wl_opts_for[${pend_w[k]}]}"
 	cell_cmd=("$LAB_TOP/lab.sh" run "${pend_p[k]}" "${pend_w[k]}"
 		--results "$mdir/cells/${pend_p[k]}/${pend_w[k]}/r${pend_i[k]}" --seed "$s"
-		"${run_opts[@]}" -- "${wl_opts[@]}")
+		"${run_opts[@]}" -- "${own[@]}")
 }
 
 # cell_runner K: sets the array cell_cmd to what an engine runs for

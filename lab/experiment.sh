@@ -11,6 +11,7 @@
 #   reps              reps per cell (required)
 #   run_options       lab.sh run options for every cell, as words
 #   workload_options  the workload's options (after --), as words
+#   workload_options.W  workload W's own, as words, in place of those
 #   results           its directory under results/ (default: results/
 #                     itself); its matrix is results/RESULTS/NAME-SERIES,
 #                     SERIES the first 8 hex digits of the series' hash
@@ -39,6 +40,7 @@ experiment_names() {
 # experiment_load NAME: reads experiments/NAME.conf into exp_name,
 # exp_file, exp_about, exp_policies, exp_workloads (comma-separated),
 # exp_reps, exp_run_options, exp_workload_options, exp_metrics (arrays),
+# exp_workload_options_for (workload -> its options, one string),
 # exp_results, exp_baseline, exp_bound, exp_bench. Exits 2 with one line
 # on an unknown experiment or a bad file.
 experiment_load() {
@@ -50,12 +52,13 @@ experiment_load() {
 	exp_name=$name exp_about="" exp_policies="" exp_workloads="" exp_reps="" exp_results=""
 	exp_baseline=lru exp_bound=none exp_bench=no
 	exp_run_options=() exp_workload_options=() exp_metrics=()
+	declare -gA exp_workload_options_for=()
 	while IFS= read -r line || [[ -n $line ]]; do
 		n=$((n + 1))
 		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
-		[[ $line =~ ^([a-z_]+)[[:space:]]*=[[:space:]]*(.*[^[:space:]])?[[:space:]]*$ ]] ||
+		[[ $line =~ ^([a-z_]+(\.[a-z0-9-]+)?)[[:space:]]*=[[:space:]]*(.*[^[:space:]])?[[:space:]]*$ ]] ||
 			die "$EX_USAGE" "$exp_file:$n: not 'key = value'"
-		key=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
+		key=${BASH_REMATCH[1]} value=${BASH_REMATCH[3]}
 		case $key in
 		about) exp_about=$value ;;
 		policies) exp_policies=$value ;;
@@ -68,6 +71,7 @@ experiment_load() {
 		run_options) read -r -a exp_run_options <<<"$value" ;;
 		workload_options) read -r -a exp_workload_options <<<"$value" ;;
 		metrics) read -r -a exp_metrics <<<"$value" ;;
+		workload_options.*) exp_workload_options_for[${key#workload_options.}]=$value ;;
 		*) die "$EX_USAGE" "$exp_file:$n: unknown key '$key' (lab/experiment.sh lists them)" ;;
 		esac
 	done <"$exp_file"
@@ -89,6 +93,9 @@ experiment_load() {
 	IFS=, read -r -a p <<<"$exp_workloads"
 	for key in "${p[@]}"; do
 		in_list "$key" "${LAB_WORKLOADS[@]}" || die "$EX_USAGE" "$exp_file: unknown workload '$key' (lab.sh list shows them)"
+	done
+	for key in "${!exp_workload_options_for[@]}"; do
+		in_list "$key" "${p[@]}" || die "$EX_USAGE" "$exp_file: workload_options.$key: not one of its workloads"
 	done
 }
 

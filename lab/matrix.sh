@@ -4,7 +4,8 @@
 #
 #   matrix.sh [--policies a,b] [--workloads x,y] [--reps N] [--results DIR]
 #             [--name NAME] [--engine local|parallel|slurm] [engine options]
-#             [--list-cells] [run options...] [-- WORKLOAD-OPTIONS]
+#             [--list-cells] [--workload-options W=OPTIONS]...
+#             [run options...] [-- WORKLOAD-OPTIONS]
 #
 # Layout: every cell (policy, workload, rep index) gets its own results
 # directory DIR/NAME/cells/POLICY/WORKLOAD/rI/, handed to lab.sh run as
@@ -50,7 +51,8 @@ usage: lab.sh matrix [--policies a,b,...] [--workloads x,y,...] [--reps N]
                      [--results DIR] [--name NAME] | --experiment NAME
                      [--engine local|parallel|slurm] [--jobs N] [--force]
                      [--sshloginfile FILE] [--partition P] [--wait]
-                     [--list-cells] [run options...] [-- WORKLOAD-OPTIONS]
+                     [--list-cells] [--workload-options W=OPTIONS]...
+                     [run options...] [-- WORKLOAD-OPTIONS]
 
 Runs every (policy, workload, rep) cell with lab.sh run, one boot each,
 printing progress and an ETA from the cells finished so far.
@@ -58,6 +60,10 @@ printing progress and an ETA from the cells finished so far.
   --policies LIST   comma-separated (default: vanilla,lru)
   --workloads LIST  comma-separated (default: cyclic-anon)
   --reps N          reps per policy and workload (default 5)
+  --workload-options W=OPTIONS
+                    workload W's own options (words split at blanks) in
+                    place of those after --, e.g. ycsb-leveldb='--workload
+                    abce --ops 20000'; repeatable, one per workload
   --results DIR     top directory (default results/)
   --name NAME       matrix directory under DIR (default m-<hash of the
                     run and workload options>): cells already complete
@@ -136,11 +142,15 @@ if [[ -n $experiment ]]; then
 		*) die "$EX_USAGE" "${args[k]}: with --experiment, only engine options, --results and --list-cells (the rest is $exp_file's)" ;;
 		esac
 	done
+	rest=("${args[@]}")
 	mdir_exp=$(experiment_dir "$(experiment_series)")
 	[[ -z $exp_top ]] || mdir_exp=$exp_top/$(basename "$mdir_exp")
 	args=(--policies "$exp_policies" --workloads "$exp_workloads" --reps "$exp_reps"
-		--results "$(dirname "$mdir_exp")" --name "$(basename "$mdir_exp")"
-		"${exp_run_options[@]}" "${args[@]}" -- "${exp_workload_options[@]}")
+		--results "$(dirname "$mdir_exp")" --name "$(basename "$mdir_exp")")
+	for w in "${!exp_workload_options_for[@]}"; do
+		args+=(--workload-options "$w=${exp_workload_options_for[$w]}")
+	done
+	args+=("${exp_run_options[@]}" "${rest[@]}" -- "${exp_workload_options[@]}")
 fi
 set -- "${args[@]}"
 
@@ -150,6 +160,7 @@ engine=local jobs="" force=0 sshloginfile="" partition="" wait=0
 # What the engines size a cell by (lab.sh run's defaults).
 vcpus=2 mem=256M timeout_s=900 boot_s=300 trace=none
 run_opts=() wl_opts=()
+declare -A wl_opts_for=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--policies) need "$@"; policies=$2; shift 2 ;;
@@ -166,6 +177,14 @@ while [[ $# -gt 0 ]]; do
 	--sshloginfile) need "$@"; sshloginfile=$2; shift 2 ;;
 	--partition) need "$@"; partition=$2; shift 2 ;;
 	--wait) wait=1; shift ;;
+	--workload-options)
+		need "$@"
+		[[ $2 =~ ^([a-z0-9-]+)=(.*)$ ]] || die "$EX_USAGE" "bad --workload-options '$2' (WORKLOAD=OPTIONS)"
+		[[ -z ${wl_opts_for[${BASH_REMATCH[1]}]+set} ]] ||
+			die "$EX_USAGE" "--workload-options ${BASH_REMATCH[1]} is given twice"
+		wl_opts_for[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		shift 2
+		;;
 	--mem | --vcpus | --timeout | --boot-timeout | --size | --trace | --trace-buffer | \
 		--trace-profile | --perf-hz | --sysctl | --cgroup | --boot-arg | --switch-at | \
 		--kernel | --kernel-image | --numa | --numa-dimm | --swap | --thp | --fs)
@@ -197,6 +216,9 @@ IFS=, read -r -a workload_list <<<"$workloads"
 ((${#workload_list[@]})) || die "$EX_USAGE" "--workloads is empty"
 for p in "${policy_list[@]}"; do
 	policy_check "$p"
+done
+for w in "${!wl_opts_for[@]}"; do
+	in_list "$w" "${workload_list[@]}" || die "$EX_USAGE" "--workload-options $w: not one of --workloads"
 done
 for w in "${workload_list[@]}"; do
 	in_list "$w" "${LAB_WORKLOADS[@]}" || die "$EX_USAGE" "unknown workload '$w' (lab.sh list shows them)"
@@ -231,13 +253,18 @@ fi
 # The matrix's identity: what every cell shares (not policy, workload, rep).
 params_json=$(jq -cn --argjson run "$(printf '%s\n' "${run_opts[@]}" | jq -R . | jq -sc 'map(select(. != ""))')" \
 	--argjson wl "$(printf '%s\n' "${wl_opts[@]}" | jq -R . | jq -sc 'map(select(. != ""))')" \
-	--argjson seed "$seed" --argjson vary "$vary_seed" \
-	'{run_options: $run, workload_options: $wl, seed: $seed, vary_seed: ($vary == 1)}')
+	--argjson seed "$seed" --argjson vary "$vary_seed" --argjson for "$(
+		for w in "${!wl_opts_for[@]}"; do
+			jq -cn --arg w "$w" --arg o "${wl_opts_for[$w]}" '{($w): ($o | split(" ") | map(select(. != "")))}'
+		done | jq -sc 'add // {}')" \
+	'{run_options: $run, workload_options: $wl, seed: $seed, vary_seed: ($vary == 1)}
+	 + (if $for == {} then {} else {workload_options_for: $for} end)')
 [[ -n $name ]] || name=m-$(printf '%s' "$params_json" | sha_stdin | cut -c1-10)
 
 mdir=$(realpath -m "$top")/$name
 if [[ -f $mdir/matrix.json ]]; then
-	old=$(jq -c '{run_options, workload_options, seed, vary_seed}' "$mdir/matrix.json")
+	old=$(jq -c '{run_options, workload_options, seed, vary_seed}
+		+ (if has("workload_options_for") then {workload_options_for} else {} end)' "$mdir/matrix.json")
 	[[ $old == "$params_json" ]] ||
 		die "$EX_USAGE" "$mdir was made with other options ($old); pick another --name"
 fi

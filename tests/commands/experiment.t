@@ -32,15 +32,26 @@ for f in "$top"/experiments/*.conf; do
 	sub=$(conf results "$f")
 	want="$LAB_RESULTS${sub:+/$sub}/$name-$series/cells/"
 	check "$name: in results/${sub:+$sub/}$name-SERIES" bash -c '! grep -vF -- "$1" "$2"' _ "$want" "$tmp/$name.cells"
-	opts=$(conf run_options "$f") wl=$(conf workload_options "$f")
-	check "$name: every cell has the run options '$opts' and, after --, '$wl'" \
-		bash -c '! grep -vF -- "$1 -- $2" "$3"' _ "--seed 1${opts:+ $opts}" "$wl" "$tmp/$name.cells"
+	opts=$(conf run_options "$f")
+	for w in $(conf workloads "$f" | tr ',' ' '); do
+		# a workload's own options (workload_options.W), or the common ones
+		wl=$(conf "workload_options\\.$w" "$f")
+		grep -qE "^workload_options\.$w[[:space:]]*=" "$f" || wl=$(conf workload_options "$f")
+		check "$name: $w's cells have the run options '$opts' and, after --, '$wl'" \
+			bash -c '! grep -F -- " $4 " "$3" | grep -vF -- "$1 -- $2"' _ \
+			"--seed 1${opts:+ $opts}" "$wl" "$tmp/$name.cells" "$w"
+	done
 done
 
 usage_error "an unknown experiment is refused" "$lab" matrix --experiment nonesuch
+mkdir -p "$tmp/exp"
+printf 'about = x\npolicies = lru\nworkloads = cyclic-anon\nreps = 1\nworkload_options.fio = --ops 1\n' >"$tmp/exp/own.conf"
+rc=0
+LAB_EXPERIMENTS=$tmp/exp "$lab" matrix --experiment own --list-cells 2>"$tmp/err" || rc=$?
+is "$rc:$(cat "$tmp/err")" "2:lab matrix: $tmp/exp/own.conf: workload_options.fio: not one of its workloads" \
+	"a workload's own options for a workload it does not run: exit 2, one line"
 usage_error "an option the .conf owns is refused beside --experiment" "$lab" matrix --experiment suite --reps 2
 usage_error "workload options are refused beside --experiment" "$lab" matrix --experiment suite -- --passes 1
-mkdir "$tmp/exp"
 printf 'about = x\npolicies = lru\nworkloads = cyclic-anon\nreps = 1\nrepetitions = 2\n' >"$tmp/exp/bad.conf"
 rc=0
 LAB_EXPERIMENTS=$tmp/exp "$lab" matrix --experiment bad --list-cells 2>"$tmp/err" || rc=$?

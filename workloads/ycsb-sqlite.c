@@ -276,7 +276,7 @@ static const struct ycsb_engine engine = {
 int main(int argc, char **argv)
 {
 	struct lite s = { 0 };
-	int rc = ycsb_main(argc, argv, &engine, &s);
+	int rc = ycsb_main(argc, argv, &engine, &s, NULL, "a");
 
 	free(s.path);
 	return rc;

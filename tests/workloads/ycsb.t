@@ -23,7 +23,7 @@ for engine in leveldb sqlite; do
 	mkdir -p "$DIR"
 	DB=(--dir "$DIR" --size 2M)
 
-	usage_error "$engine: --workload g exits 2" "$wl" "${DB[@]}" --workload g
+	usage_error "$engine: --workload h exits 2" "$wl" "${DB[@]}" --workload h
 	usage_error "$engine: --distribution pareto exits 2" "$wl" "${DB[@]}" --distribution pareto
 	usage_error "$engine: --ops 0 exits 2" "$wl" "${DB[@]}" --ops 0
 	usage_error "$engine: --cache 12Q exits 2" "$wl" "${DB[@]}" --cache 12Q

@@ -10,6 +10,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
@@ -41,6 +43,9 @@ static const struct mix {
 	{ 'd', { 0.95, 0, 0.05, 0, 0 }, YCSB_LATEST },
 	{ 'e', { 0, 0, 0.05, 0.95, 0 }, YCSB_ZIPFIAN },
 	{ 'f', { 0.50, 0, 0, 0, 0.50 }, YCSB_ZIPFIAN },
+	/* GET-SCAN (cache_ext, SOSP'25): C's zipfian reads while threads
+	 * stream the whole database (stream() below); not YCSB's own. */
+	{ 'g', { 1.00, 0, 0, 0, 0 }, YCSB_ZIPFIAN },
 };
 
 static const char *const op_names[OP_KINDS] = { "read", "update", "insert", "scan", "rmw" };
@@ -284,8 +289,11 @@ static const struct option options[] = {
 	{ "ops", required_argument, NULL, 'o' },
 	{ "distribution", required_argument, NULL, 'D' },
 	{ "cache", required_argument, NULL, 'c' },
+	{ "scan-threads", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define MAX_SCAN_THREADS 16
 
 static int option(struct wl *w, int c, const char *arg)
 {
@@ -293,9 +301,9 @@ static int option(struct wl *w, int c, const char *arg)
 
 	switch (c) {
 	case 'w':
-		if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdef") != strlen(arg))
+		if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdefg") != strlen(arg))
 			die(EXIT_LAB_USAGE,
-			    "bad --workload value '%s': expected a mix a..f, or a sequence of them (e.g. abcfde)",
+			    "bad --workload value '%s': expected a mix a..g, or a sequence of them (e.g. abcfde)",
 			    arg);
 		for (const char *c = arg; *c; c++)
 			if (strchr(c + 1, *c))
@@ -310,6 +318,12 @@ static int option(struct wl *w, int c, const char *arg)
 		return 1;
 	case 'c':
 		y->cache_arg = arg;
+		return 1;
+	case 'T':
+		y->scan_threads = (unsigned)arg_positive("--scan-threads", arg);
+		if (y->scan_threads > MAX_SCAN_THREADS)
+			die(EXIT_LAB_USAGE, "bad --scan-threads value '%s': 1 to %d", arg,
+			    MAX_SCAN_THREADS);
 		return 1;
 	default:
 		return 0;
@@ -338,6 +352,15 @@ static void prepare(struct wl *w)
 	if (y->records < MIN_RECORDS)
 		die(EXIT_LAB_USAGE, "bad --size value '%s': fewer than %d records of %llu bytes",
 		    w->size_arg, MIN_RECORDS, (unsigned long long)y->eng->record_bytes);
+	if (strchr(y->mixes, 'g')) {
+		if (!y->eng->concurrent_reads)
+			die(EXIT_LAB_USAGE, "bad --workload value '%s': mix g needs an engine that "
+			    "reads from two threads at once (leveldb), not %s", y->mixes, y->eng->name);
+		if (w->refs_path)
+			die(EXIT_LAB_USAGE, "--emit-refs with mix g: its threads make no one "
+			    "reference string");
+		result_u64(&w->res, "scan_threads", y->scan_threads);
+	}
 	result_str(&w->res, "engine", y->eng->name);
 	result_str(&w->res, "mix", y->mixes);
 	result_str(&w->res, "distribution", dist_name(y));
@@ -534,15 +557,89 @@ static enum ycsb_op choose(const struct mix *m, struct prng *rng)
 	return OP_READ;
 }
 
+/* --- mix g: the streams --------------------------------------------------- */
+
+#define STREAM_CHUNK 1000
+
+static atomic_int streams_stop;
+
+struct stream {
+	struct ycsb y; /* a copy: its own scan position and counts */
+	pthread_t thread;
+	uint64_t passes;
+};
+
+/*
+ * One streaming thread: whole passes over the database in key order, in
+ * chunks of STREAM_CHUNK records (each chunk seeks just past the last key
+ * read: the key and a NUL byte), every record verified by ycsb_scanned,
+ * until the reads are done. A whole pass must see every record.
+ */
+static void *stream(void *arg)
+{
+	struct stream *s = arg;
+	struct ycsb *y = &s->y;
+
+	while (!atomic_load(&streams_stop)) {
+		uint64_t before = y->scanned, got;
+		char from[YCSB_KEY_MAX + 1];
+		size_t len = strlen(y->last_key);
+
+		memcpy(from, y->last_key, len);
+		from[len] = 0; /* "key\0": the first key after it */
+		y->eng->scan(y, from, y->scan_first ? 0 : len + 1, STREAM_CHUNK);
+		got = y->scanned - before;
+		if (got == STREAM_CHUNK)
+			continue;
+		/* the end of the database: a pass is done */
+		if ((y->scanned - y->stream_records) != y->keys)
+			mismatch(y, "(stream)", "a whole pass read %llu of the %llu records",
+				 (unsigned long long)(y->scanned - y->stream_records),
+				 (unsigned long long)y->keys);
+		y->stream_records = y->scanned;
+		s->passes++;
+		y->last_key[0] = 0;
+		y->scan_first = 1;
+	}
+	return NULL;
+}
+
+static void streams_start(struct ycsb *y, struct stream *s)
+{
+	atomic_store(&streams_stop, 0);
+	for (unsigned i = 0; i < y->scan_threads; i++) {
+		s[i].y = *y;
+		s[i].y.scanned = s[i].y.stream_records = 0;
+		s[i].y.last_key[0] = 0;
+		s[i].y.scan_first = 1;
+		s[i].passes = 0;
+		if (pthread_create(&s[i].thread, NULL, stream, &s[i]))
+			die(EXIT_LAB_RUNTIME, "cannot start a streaming thread");
+	}
+}
+
+static void streams_stop_all(struct ycsb *y, struct stream *s)
+{
+	atomic_store(&streams_stop, 1);
+	for (unsigned i = 0; i < y->scan_threads; i++) {
+		pthread_join(s[i].thread, NULL);
+		y->stream_passes += s[i].passes;
+		y->stream_records += s[i].y.scanned;
+	}
+}
+
 /* ops operations of one mix; latencies into the totals and into mix[]. */
 static void run_mix(struct ycsb *y, char name, struct prng *rng, struct hist *mix)
 {
 	const struct mix *m = mix_of(name);
+	struct stream streams[MAX_SCAN_THREADS];
 	struct ycsb_keys keys;
 
 	/* YCSB sizes the scrambled zipfian for twice the expected inserts. */
 	ycsb_keys_init(&keys, dist_of(y, name), y->keys, y->keys - 1,
 		       (uint64_t)((double)y->ops * m->p[OP_INSERT] * 2.0));
+	if (name == 'g')
+		streams_start(y, streams);
 	for (uint64_t i = 0; i < y->ops; i++) {
 		enum ycsb_op op = choose(m, rng);
 		uint64_t start = now_ns(), k;
@@ -584,6 +681,8 @@ static void run_mix(struct ycsb *y, char name, struct prng *rng, struct hist *mi
 		hist_add(&y->hist[op], start);
 		hist_add(&mix[op], start);
 	}
+	if (name == 'g')
+		streams_stop_all(y, streams);
 }
 
 /* workingset_refault_file of /proc/vmstat, or -1 where it cannot be read. */
@@ -711,16 +810,21 @@ static void report(struct wl *w, double elapsed)
 	}
 	if (y->hist[OP_SCAN].count)
 		result_u64(&w->res, "scan_records", y->scanned);
+	if (strchr(y->mixes, 'g')) {
+		result_u64(&w->res, "stream_passes", y->stream_passes);
+		result_u64(&w->res, "stream_records", y->stream_records);
+	}
 	result_num(&w->res, "record_resident_fraction",
 		   data_pages ? (double)data_resident / (double)data_pages : 0);
 }
 
-int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine)
+int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine,
+	      const char *program, const char *mix)
 {
 	char name[32], objects[64];
 	struct ycsb y = {
-		.eng = eng, .engine = engine, .mixes = "a", .dist = -1, .ops = DEFAULT_OPS,
-		.cache_bytes = DEFAULT_CACHE,
+		.eng = eng, .engine = engine, .dist = -1, .ops = DEFAULT_OPS,
+		.cache_bytes = DEFAULT_CACHE, .scan_threads = 1,
 	};
 	struct wl_spec spec = {
 		.name = name,
@@ -731,11 +835,15 @@ int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine
 			"  --dir DIR         data directory (default /data); the database is\n"
 			"                    DIR/ycsb-ENGINE, its record versions\n"
 			"                    DIR/ycsb-ENGINE.state\n"
-			"  --workload MIX    YCSB core workload a..f (default a):\n"
-			"                    a 50% read 50% update, b 95/5, c read only,\n"
-			"                    d 95% read 5% insert (latest), e 95% scan 5%\n"
-			"                    insert, f 50% read 50% read-modify-write;\n"
+			"  --workload MIX    YCSB core workload a..f, or g (default: this\n"
+			"                    program's, below): a 50% read 50% update,\n"
+			"                    b 95/5, c read only, d 95% read 5% insert\n"
+			"                    (latest), e 95% scan 5% insert, f 50% read\n"
+			"                    50% read-modify-write; g GET-SCAN: c's reads\n"
+			"                    while --scan-threads threads stream the whole\n"
+			"                    database (engines that read from two threads);\n"
 			"                    several (e.g. abcfde) run one after another\n"
+			"  --scan-threads N  mix g's streaming threads (default 1, at most 16)\n"
 			"  --ops N           operations of each mix (default " XSTR(DEFAULT_OPS) ")\n"
 			"  --distribution D  zipfian|latest|uniform: override the mix's keys\n"
 			"  --cache SIZE      the engine's own cache (default 1M), small so\n"
@@ -758,7 +866,11 @@ int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine
 	};
 	int rc;
 
-	snprintf(name, sizeof(name), "ycsb-%s", eng->name);
+	snprintf(y.mixes, sizeof(y.mixes), "%s", mix);
+	if (program)
+		snprintf(name, sizeof(name), "%s", program);
+	else
+		snprintf(name, sizeof(name), "ycsb-%s", eng->name);
 	snprintf(objects, sizeof(objects), "objects: the database's files");
 	rc = wl_main(argc, argv, &spec, &y);
 	free(y.versions);

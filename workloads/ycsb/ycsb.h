@@ -56,6 +56,7 @@ struct ycsb_engine {
 	const char *data_suffix; /* files whose residency is reported */
 	uint64_t record_bytes;  /* on-disk bytes per record: records = size / it */
 	int load_sorted;        /* setup inserts in key order (else key number order) */
+	int concurrent_reads;   /* get and scan may run in two threads at once (mix g) */
 	/* Create a new database in dir (setup) or open the existing one. */
 	void (*open)(struct ycsb *y, const char *dir, int create);
 	void (*close)(struct ycsb *y);
@@ -75,7 +76,7 @@ struct ycsb {
 	struct wl *w;
 	const struct ycsb_engine *eng;
 	void *engine; /* the engine's state */
-	char mixes[7]; /* the mixes to run, in order: "a", or e.g. "abcfde" */
+	char mixes[8]; /* the mixes to run, in order: "a", or e.g. "abcfde" */
 	int dist; /* enum ycsb_dist, or -1: each mix's own */
 	uint64_t ops;
 	uint64_t cache_bytes;
@@ -89,10 +90,15 @@ struct ycsb {
 	uint64_t scanned;
 	char last_key[YCSB_KEY_MAX];
 	uint64_t scan_first;
+	unsigned scan_threads;   /* mix g's streaming threads */
+	uint64_t stream_passes;  /* mix g: whole passes they made */
+	uint64_t stream_records; /* mix g: records they read and verified */
 };
 
-/* main() of an engine's binary. */
-int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine);
+/* main() of a binary on an engine: program is its name (NULL:
+ * "ycsb-ENGINE"), mix its default --workload. */
+int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine,
+	      const char *program, const char *mix);
 
 /* The record of (keynum, version), YCSB_RECORD_BYTES bytes. */
 void ycsb_record(const struct ycsb *y, uint64_t keynum, uint32_t version, unsigned char *buf);

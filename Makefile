@@ -94,7 +94,7 @@ analysis: deps
 
 image: workloads
 	@$(call locked,{ [ ! -x images/build-selftests.sh ] || images/build-selftests.sh; } && \
-		images/build-rootfs.sh)
+		images/build-rootfs.sh && images/build-sources.sh)
 
 # make test boots today's kernel too (tests/lab/vanilla-6.12.t): it is
 # built here, not by make all.

@@ -2,7 +2,8 @@
 # Build the guest's root filesystem image without root privileges:
 # busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace,
 # perf, stress-ng and the real applications the workloads drive (fio,
-# redis) with the shared libraries they load, and the tracepoint profiles. mkfs.ext4 -d turns the staging directory into an image; the
+# redis, ripgrep) with the shared libraries they load, and the tracepoint
+# profiles. mkfs.ext4 -d turns the staging directory into an image; the
 # guest mounts it read-only.
 #
 #   build-rootfs.sh            -> build/image/rootfs.img
@@ -24,7 +25,7 @@ file -L "$busybox" | grep -q 'statically linked' ||
 	die "$EX_MISSING" "$busybox is not static (install busybox-static)"
 
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lab/bin,lab/tracepoints,etc,proc,sys,dev,tmp,run,job,data,results,mnt,root}
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lab/bin,lab/tracepoints,etc,proc,sys,dev,tmp,run,job,data,results,sources,mnt,root}
 chmod 1777 "$stage/tmp"
 
 cp "$busybox" "$stage/bin/busybox"
@@ -42,7 +43,7 @@ copy_with_libs() {
 	done < <(ldd "$prog" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}')
 }
 for prog in /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/stress-ng /usr/bin/fio \
-	/usr/bin/redis-check-rdb; do
+	/usr/bin/redis-check-rdb /usr/bin/rg; do
 	[[ -x $prog ]] || die "$EX_MISSING" "$prog not found (make deps)"
 	copy_with_libs "$prog"
 done

@@ -159,11 +159,28 @@ guest_pin() {
 		die "$EX_MISSING" "guest image build/image/rootfs.img is corrupt (checksum differs; run $(build_hint image))"
 }
 
+# guest_pin_sources WORKDIR: for a run whose workloads read the sources
+# disk (file-search: images/build-sources.sh's tree and manifest), pin
+# build/image/sources.img into WORKDIR as guest_pin pins the image (a hard
+# link, or the file itself where none can be made: it is 1.4 GB) and set
+# guest[sources]: guest_qemu_argv adds it read-only as the sixth disk,
+# /dev/vdf, which the guest mounts on /sources.
+guest_pin_sources() {
+	local work=$1 img=$LAB_BUILD/image/sources.img src
+	[[ -f $img ]] || die "$EX_MISSING" "no sources disk build/image/sources.img (run $(build_hint image))"
+	src=$(readlink -f "$img")
+	if ln -f "$src" "$work/sources.img" 2>/dev/null; then
+		guest[sources]=$work/sources.img
+	else
+		guest[sources]=$src
+	fi
+}
+
 # guest_qemu_argv: sets the array qemu_argv from the array guest. The
 # console goes to guest[console] (and, interactive, to the terminal too,
 # with QEMU's monitor on Ctrl-A C and Ctrl-A X to quit).
 guest_qemu_argv() {
-	local cpu=() serial=() gdb=() shape_argv=() accel=${guest[accel]}
+	local cpu=() serial=() gdb=() shape_argv=() accel=${guest[accel]} sources=()
 	[[ $accel == kvm ]] && cpu=(-cpu host)
 	# TCG runs every vCPU in one host thread. With a thread per vCPU
 	# (QEMU 7.2's default) a vCPU could go on running its translation of
@@ -177,6 +194,8 @@ guest_qemu_argv() {
 	# A guest that hangs can be read with gdb and the kernel's vmlinux
 	# (target remote :PORT); only for debugging, never in results.
 	[[ -z ${LAB_QEMU_GDB:-} ]] || gdb=(-gdb "tcp:127.0.0.1:$LAB_QEMU_GDB")
+	[[ -z ${guest[sources]:-} ]] ||
+		sources=(-drive "file=${guest[sources]},if=virtio,format=raw,readonly=on")
 	if ((${guest[interactive]:-0})); then
 		serial=(-chardev "stdio,id=con,mux=on,signal=off,logfile=${guest[console]}"
 			-serial chardev:con -mon chardev=con)
@@ -193,7 +212,8 @@ guest_qemu_argv() {
 		-drive "file=${guest[work]}/job.img,if=virtio,format=raw,readonly=on"
 		-drive "file=${guest[work]}/swap.img,if=virtio,format=raw,cache=none"
 		-drive "file=${guest[work]}/data.img,if=virtio,format=raw,cache=none"
-		-drive "file=${guest[work]}/results.img,if=virtio,format=raw,cache=none")
+		-drive "file=${guest[work]}/results.img,if=virtio,format=raw,cache=none"
+		"${sources[@]}")
 }
 
 # --- The registry of running guests: build/guests/ID.lock is held (flock)

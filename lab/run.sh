@@ -375,6 +375,7 @@ run_one() {
 	# taken whole, and recorded as what it is.
 	guest_resolve "$flavour"
 	guest_pin "$work"
+	! in_list file-search "${wl_names[@]}" || guest_pin_sources "$work"
 	[[ $perf_freq == null ]] || perf_image_check "${guest[image]}"
 	cur_part=$part
 	mkdir -p "$part"

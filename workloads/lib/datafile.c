@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,21 @@ out:
 	free(tmp);
 	free(chunk);
 	return err;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+int datafile_remove_tree(const char *path)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return errno ? errno : EIO;
+	return 0;
 }
 
 char *datafile_tmp_path(const char *path)

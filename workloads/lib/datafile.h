@@ -16,6 +16,10 @@ char *datafile_path(const char *dir, const char *name);
  */
 int datafile_create(const char *path, uint64_t pages, uint64_t seed, uint64_t object);
 
+/* Remove path and everything under it (no error when it is absent).
+ * Returns 0 or an errno. */
+int datafile_remove_tree(const char *path);
+
 /* "path.tmp.PID", malloc'd: where a data file is written before its commit. */
 char *datafile_tmp_path(const char *path);
 

@@ -1,6 +1,7 @@
 #include "ycsb.h"
 
 #include "args.h"
+#include "datafile.h"
 #include "err.h"
 #include "iotap.h"
 #include "meminfo.h"
@@ -391,18 +392,12 @@ static void locate(struct ycsb *y)
 	iotap_init(y->db_path, y->w->readahead);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
 static void remove_tree(const char *path)
 {
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
-		die(EXIT_LAB_RUNTIME, "cannot remove %s: %s", path, strerror(errno));
+	int err = datafile_remove_tree(path);
+
+	if (err)
+		die(EXIT_LAB_RUNTIME, "cannot remove %s: %s", path, strerror(err));
 }
 
 static char *building; /* the temporary database directory of a setup */
@@ -410,7 +405,7 @@ static char *building; /* the temporary database directory of a setup */
 static void remove_building(void)
 {
 	if (building)
-		nftw(building, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		datafile_remove_tree(building);
 }
 
 static int by_key_name(const void *a, const void *b)

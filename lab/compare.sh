@@ -102,12 +102,8 @@ if [[ -n $experiment ]]; then
 	if ((${#inputs[@]} || ${#metrics[@]} || ${#columns[@]})) || [[ -n $baseline ]]; then
 		die "$EX_USAGE" "--experiment gives the runs, the baseline and the metrics: no RESULTS, --baseline, --metric or --columns with it"
 	fi
-	experiment_load "$experiment"
-	[[ -z $series || $series =~ ^([0-9a-f]{8}|none)$ ]] || die "$EX_USAGE" "bad --series '$series' (8 hex digits)"
-	series=${series:-$(experiment_series)}
-	dir=$(experiment_dir "$series")
-	[[ -z $results_top ]] || dir=$results_top/$(basename "$dir")
-	[[ -d $dir ]] || die "$EX_USAGE" "no runs of experiment $experiment on series $series: no $dir (lab.sh matrix --experiment $experiment)"
+	experiment_matrix "$experiment" "$series" "$results_top"
+	series=$exp_series dir=$exp_matrix
 	inputs=("$dir") baseline=$exp_baseline
 	for m in "${exp_metrics[@]}"; do metrics+=(--metric "$m"); done
 	if [[ $exp_bound == none ]]; then bound=0; else bound_size=$exp_bound; fi

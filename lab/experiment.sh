@@ -110,3 +110,18 @@ experiment_series() {
 experiment_dir() {
 	echo "$LAB_RESULTS${exp_results:+/$exp_results}/$exp_name-$1"
 }
+
+# experiment_matrix NAME SERIES RESULTS_TOP: load experiment NAME and find
+# the runs of its matrix for SERIES (8 hex digits, or empty: this
+# checkout's) under RESULTS_TOP (empty: where its .conf says), for the
+# commands that read them (compare, report): sets exp_series and
+# exp_matrix. Exits 2 with one line when there is none.
+experiment_matrix() {
+	experiment_load "$1"
+	[[ -z $2 || $2 =~ ^([0-9a-f]{8}|none)$ ]] || die "$EX_USAGE" "bad --series '$2' (8 hex digits)"
+	exp_series=${2:-$(experiment_series)}
+	exp_matrix=$(experiment_dir "$exp_series")
+	[[ -z $3 ]] || exp_matrix=$3/$(basename "$exp_matrix")
+	[[ -d $exp_matrix ]] ||
+		die "$EX_USAGE" "no runs of experiment $1 on series $exp_series: no $exp_matrix (lab.sh matrix --experiment $1)"
+}

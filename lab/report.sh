@@ -19,10 +19,13 @@ set -euo pipefail
 lab_prog="lab report"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+# shellcheck source=experiment.sh
+source "$LAB_TOP/lab/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
 usage: lab.sh report [--baseline POLICY] [--metric M]... [--ignore PARAM]... DIR
+       lab.sh report --experiment NAME [--series HEX] [--results DIR] [--ignore PARAM]...
 
 Writes DIR/report.html (and DIR/report-plots/) from every run under DIR:
 the comparison tables (mean ± 95% CI, ratio, Welch's t-test), comparison
@@ -35,6 +38,9 @@ recorded with --refs.
   --baseline P   as in lab.sh compare (default: lru, else vanilla)
   --metric M     as in lab.sh compare, repeatable
   --ignore P     as in lab.sh compare, repeatable
+  --experiment NAME  the runs of experiments/NAME.conf's matrix with its
+                 baseline and metrics (the report goes into the matrix's
+                 directory); --series and --results as in lab.sh compare
 USAGE
 }
 
@@ -43,12 +49,15 @@ USAGE
 	exit 0
 }
 
-baseline="" metrics=() ignore=() dir=""
+baseline="" metrics=() ignore=() dir="" experiment="" series="" results_top=""
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--metric | -m) need "$@"; metrics+=(--metric "$2"); shift 2 ;;
 	--ignore) need "$@"; ignore+=(--ignore "$2"); shift 2 ;;
+	--experiment) need "$@"; experiment=$2; shift 2 ;;
+	--series) need "$@"; series=$2; shift 2 ;;
+	--results) need "$@"; results_top=$2; shift 2 ;;
 	-*) die "$EX_USAGE" "unknown option '$1' (see lab.sh report --help)" ;;
 	*)
 		[[ -z $dir ]] || die "$EX_USAGE" "one DIR only (see lab.sh report --help)"
@@ -57,6 +66,14 @@ while [[ $# -gt 0 ]]; do
 		;;
 	esac
 done
+[[ -z $series$results_top || -n $experiment ]] || die "$EX_USAGE" "--series and --results go with --experiment"
+if [[ -n $experiment ]]; then
+	[[ -z $dir && -z $baseline && ${#metrics[@]} == 0 ]] ||
+		die "$EX_USAGE" "--experiment gives the runs, the baseline and the metrics: no DIR, --baseline or --metric with it"
+	experiment_matrix "$experiment" "$series" "$results_top"
+	dir=$exp_matrix baseline=$exp_baseline
+	for m in "${exp_metrics[@]}"; do metrics+=(--metric "$m"); done
+fi
 [[ -n $dir ]] || die "$EX_USAGE" "need a results directory (see lab.sh report --help)"
 [[ -d $dir ]] || die "$EX_USAGE" "$dir: not a directory"
 dir=$(cd "$dir" && pwd)

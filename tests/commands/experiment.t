@@ -92,4 +92,16 @@ LAB_EXPERIMENTS=$tmp/exp "$lab" compare --experiment fx --series 0123abcd 2>"$tm
 is "$rc" 2 "compare --experiment on a series without runs exits 2"
 check "... saying how to make them" grep -q 'lab.sh matrix --experiment fx' "$tmp/err"
 usage_error "compare --experiment refuses RESULTS beside it" "$lab" compare --experiment suite "$fx"
+
+# report --experiment: the same runs, the .conf's baseline and metrics,
+# the page in the matrix's directory.
+rc=0
+LAB_EXPERIMENTS=$tmp/exp "$lab" report --experiment fx >"$tmp/rep" 2>"$tmp/err" || rc=$?
+is "$rc" 0 "report --experiment fx exits 0"
+check "... writes report.html into the matrix's directory" test -s "$LAB_RESULTS/fx-$series/report.html"
+check "... with the .conf's two metrics, against its baseline" \
+	bash -c 'grep -q "pswpin" "$1" && grep -q "majflt" "$1" && ! grep -q "wall_s" "$1" && grep -q "vanilla-mglru" "$1"' \
+	_ "$LAB_RESULTS/fx-$series/report.html"
+usage_error "report --experiment refuses a DIR beside it" "$lab" report --experiment fx "$fx"
+usage_error "report --series without --experiment is refused" "$lab" report --series 0123abcd "$fx"
 done_testing

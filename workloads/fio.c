@@ -19,6 +19,7 @@
 #include "driver.h"
 #include "err.h"
 #include "fioterse.h"
+#include "spawn.h"
 #include "stamp.h"
 
 #include <errno.h>
@@ -166,46 +167,10 @@ static void common_args(struct wl *w, struct argv *a)
 }
 
 /* Run fio with a's arguments; its stdout (the terse lines) into out. Its
- * stderr is the workload's. Returns fio's exit status, or -1 when it died
- * of a signal. */
+ * stderr is the workload's. Returns fio's exit status (spawn_wait's). */
 static int run_fio(const struct argv *a, char *out, size_t cap)
 {
-	int pipefd[2], status;
-	size_t len = 0;
-	pid_t pid;
-
-	if (pipe(pipefd))
-		die(EXIT_LAB_RUNTIME, "cannot create a pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die(EXIT_LAB_RUNTIME, "cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp(a->arg[0], a->arg);
-		_exit(127); /* the parent says it */
-	}
-	close(pipefd[1]);
-	for (;;) {
-		ssize_t n = read(pipefd[0], out + len, cap - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == cap - 1)
-			die(EXIT_LAB_RUNTIME, "fio printed more than %zu bytes", cap - 1);
-	}
-	out[len] = 0;
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die(EXIT_LAB_RUNTIME, "cannot wait for fio: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		die(EXIT_LAB_RUNTIME, "cannot run %s (is fio installed?)", a->arg[0]);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return spawn_capture((const char *const *)a->arg, NULL, out, cap);
 }
 
 /* fio's line for job name in out, parsed; 0 or -1 when there is none. */

@@ -19,6 +19,7 @@
 #include "hist.h"
 #include "prng.h"
 #include "resp.h"
+#include "spawn.h"
 #include "stamp.h"
 #include "ycsbgen.h"
 
@@ -146,20 +147,15 @@ static void start_server(struct kv_cache *kv)
 	double deadline = clock_now() + START_TIMEOUT_S;
 	int status;
 
+	/* argv[0] makes redis-tools' binary the server. Its log goes into a
+	 * file: stdout carries the RESULT line, stderr the one error line. */
+	const char *argv[] = { "redis-server", "--port", "0", "--unixsocket", kv->socket_path,
+			       "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
+			       "--maxmemory", "0", "--databases", "1", "--daemonize", "no",
+			       "--loglevel", "warning", "--logfile", kv->log_path, NULL };
+
 	unlink(kv->socket_path);
-	kv->server = fork();
-	if (kv->server < 0)
-		die(EXIT_LAB_RUNTIME, "cannot fork: %s", strerror(errno));
-	if (kv->server == 0) {
-		/* Its log into a file: stdout carries the RESULT line and stderr
-		 * the workload's one error line. */
-		execl(kv->redis, "redis-server", "--port", "0", "--unixsocket", kv->socket_path,
-		      "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
-		      "--maxmemory", "0", "--databases", "1", "--daemonize", "no",
-		      "--loglevel", "warning", "--logfile", kv->log_path, (char *)NULL);
-		_exit(127); /* the parent says it */
-	}
-	server_pid = kv->server;
+	kv->server = server_pid = spawn_program(kv->redis, argv, NULL);
 	while (resp_connect(&kv->conn, kv->socket_path)) {
 		pid_t done = waitpid(kv->server, &status, WNOHANG);
 

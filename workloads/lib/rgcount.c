@@ -2,8 +2,10 @@
 
 #include "args.h"
 #include "sources.h"
+#include "spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ int rg_counts(const char *rg, const char *pattern, const char *dir, rg_count_fn 
 	ssize_t len;
 	FILE *out;
 	pid_t pid;
+	struct spawn how = { .out_fd = -1, .err_fd = -1 };
 
 	argv[n++] = rg;
 	for (const char *const *f = sources_rg_flags; *f; f++)
@@ -48,18 +51,9 @@ int rg_counts(const char *rg, const char *pattern, const char *dir, rg_count_fn 
 		fprintf(stderr, "file-search: cannot create a pipe: %s\n", strerror(errno));
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "file-search: cannot fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execv(rg, (char *const *)argv);
-		_exit(127);
-	}
+	how.out_fd = pipefd[1];
+	fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+	pid = spawn_start(argv, &how);
 	close(pipefd[1]);
 	out = fdopen(pipefd[0], "r");
 	if (!out) {
@@ -75,20 +69,16 @@ int rg_counts(const char *rg, const char *pattern, const char *dir, rg_count_fn 
 	if (out)
 		fclose(out); /* rg gets EPIPE if we stopped early */
 	free(line);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "file-search: cannot wait for rg: %s\n", strerror(errno));
-			return -1;
-		}
+	status = spawn_wait(pid);
 	if (rc)
 		return rc;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+	if (status == 127) {
 		fprintf(stderr, "file-search: cannot run %s (is ripgrep installed?)\n", rg);
 		return -1;
 	}
-	if (!WIFEXITED(status)) {
-		fprintf(stderr, "file-search: rg died of signal %d\n", WTERMSIG(status));
+	if (status > 128) {
+		fprintf(stderr, "file-search: rg died of signal %d\n", status - 128);
 		return -1;
 	}
-	return WEXITSTATUS(status);
+	return status;
 }

@@ -2,8 +2,8 @@
 # Build the guest's root filesystem image without root privileges:
 # busybox-static, the lab's workloads and guest tools, trace-cmd, bpftrace,
 # perf, stress-ng and the real applications the workloads drive (fio,
-# redis, ripgrep) with the shared libraries they load, and the tracepoint
-# profiles. mkfs.ext4 -d turns the staging directory into an image; the
+# redis, ripgrep, PostgreSQL) with the shared libraries they load, and the
+# tracepoint profiles. mkfs.ext4 -d turns the staging directory into an image; the
 # guest mounts it read-only.
 #
 #   build-rootfs.sh            -> build/image/rootfs.img
@@ -50,6 +50,19 @@ done
 # redis-tools' one binary is the server when its argv[0] says so, as
 # Debian's redis-server package links it (kv-cache runs it that way).
 ln -sf redis-check-rdb "$stage/usr/bin/redis-server"
+# PostgreSQL 15 for pgbench: the programs it runs, the server's modules
+# (plpgsql, snowball: initdb loads them; not the JIT's bitcode, jit=off),
+# its share directory, and the UTC zone of the system tzdata it uses.
+pg=/usr/lib/postgresql/15
+for prog in initdb postgres pg_isready pgbench psql; do
+	[[ -x $pg/bin/$prog ]] || die "$EX_MISSING" "$pg/bin/$prog not found (make deps installs postgresql-15)"
+	copy_with_libs "$pg/bin/$prog"
+done
+mkdir -p "$stage$pg/lib" "$stage/usr/share/postgresql" "$stage/usr/share/zoneinfo/Etc"
+find "$pg/lib" -maxdepth 1 -name '*.so' -exec cp {} "$stage$pg/lib/" \;
+cp -r /usr/share/postgresql/15 "$stage/usr/share/postgresql/"
+cp /usr/share/zoneinfo/UTC "$stage/usr/share/zoneinfo/UTC"
+cp /usr/share/zoneinfo/Etc/UTC "$stage/usr/share/zoneinfo/Etc/UTC"
 # perf (linux-perf), for --trace perf. Debian 12's /usr/bin/perf is the
 # binary itself; older releases made it a wrapper script that runs
 # perf_X.Y by the running kernel's release, which in the guest is not the
@@ -101,8 +114,9 @@ for w in "${LAB_WORKLOADS[@]}" webtrace-gen; do
 done
 cp -r "$LAB_TOP/tracepoints/." "$stage/lab/tracepoints/"
 
-printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
-printf 'root:x:0:\n' >"$stage/etc/group"
+# root, and postgres: PostgreSQL refuses to run as root (pgbench).
+printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/tmp:/bin/sh\n' >"$stage/etc/passwd"
+printf 'root:x:0:\npostgres:x:70:\n' >"$stage/etc/group"
 printf 'PS1="lab-guest:\\w# "\n' >"$stage/etc/profile"
 
 # Size: contents plus 20% and 16 MiB for ext4's own metadata.

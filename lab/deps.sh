@@ -23,7 +23,7 @@ packages=(
 	stress-ng
 	# the real applications of the workload set, run in the guest (redis:
 	# redis-tools' binary is the server, without the host service)
-	fio redis-tools ripgrep
+	fio redis-tools ripgrep postgresql-15
 	# storage engines of the YCSB workloads (linked statically, LevelDB by g++)
 	libleveldb-dev libsnappy-dev libsqlite3-dev g++ strace
 	# host tools: results, analysis, plots, report checks

@@ -93,4 +93,8 @@ run_wl "lru file-search" lru file-search --mem 128M -- --passes 2
 check "lru file-search: 1.5 x RAM of the Linux tree searched twice, every count the host's" \
 	jq -e '.workload_result | .passes == 2 and .tree_bytes > 150000000 and .matches > 0' "$res"
 check "lru file-search: the page cache refaulted" jq -e '.vmstat.workingset_refault_file > 0' "$res"
+run_wl "lru pgbench" lru pgbench --mem 128M -- --transactions 250
+check "lru pgbench: 1000 transactions on 1.5 x RAM of tables, the money adds up" \
+	jq -e '.workload_result | .transactions == 1000 and .scale >= 11 and .p99_us >= .p50_us' "$res"
+check "lru pgbench: the page cache refaulted" jq -e '.vmstat.workingset_refault_file > 0' "$res"
 done_testing

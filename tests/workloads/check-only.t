@@ -56,6 +56,7 @@ checked cyclic-file "with mmap mode" --size 4M --mode mmap --readahead off
 checked mdb-bench "with ops" --size 4M --ops 10 --emit-refs "$TAP_TMP/r"
 checked ycsb-leveldb "with a mix sequence" --size 2M --workload abc --phase run
 checked ycsb-sqlite "with a cache" --size 2M --cache 256K --phase setup
+checked pgbench "with 8 clients" --size 64M --clients 8 --transactions 10 --bin /no/pg
 checked file-search "with two passes" --size 4M --passes 2 --rg /no/rg
 checked get-scan "with three streams" --size 2M --scan-threads 3 --phase run
 checked fio "in randwrite mode" --size 4M --mode randwrite --theta 0.8 --ops 10

@@ -8,9 +8,9 @@
 #   build-sources.sh            -> build/image/sources.img
 #
 # sources.img is a symbolic link to sources-<key>.img, key a hash of the
-# source package's version and of file-search-manifest (its patterns and
-# ripgrep flags): a new one is made only when one of them changes, and
-# replaces the old in one rename of the link.
+# source package's version, ripgrep's and file-search-manifest's sources
+# (its patterns and ripgrep flags): a new one is made only when one of
+# them changes, and replaces the old in one rename of the link.
 set -euo pipefail
 lab_prog=build-sources
 # shellcheck source=../lab/common.sh
@@ -21,7 +21,12 @@ tool=$LAB_BUILD/workloads/file-search-manifest
 [[ -r $LAB_TARBALL ]] || die "$EX_MISSING" "$LAB_TARBALL not found (install linux-source-6.1: make deps)"
 [[ -x /usr/bin/rg ]] || die "$EX_MISSING" "/usr/bin/rg not found (make deps installs ripgrep)"
 dir=$LAB_BUILD/image
-key=$({ linux_source_version vanilla && sha256sum <"$tool" && rg --version | head -n1; } | sha_stdin | cut -c1-16)
+# What the manifest depends on: the tree, ripgrep, and the patterns and
+# flags (lib/sources.c) the tool runs it with; not the rest of the tool's
+# libraries, whose changes would rebuild the disk for nothing.
+key=$({ linux_source_version vanilla && rg --version | head -n1 &&
+	cat "$LAB_TOP"/workloads/file-search-manifest.c "$LAB_TOP"/workloads/lib/{sources,rgcount}.[ch]; } |
+	sha_stdin | cut -c1-16)
 img=sources-$key.img
 mkdir -p "$dir"
 if [[ ! -f $dir/$img ]]; then

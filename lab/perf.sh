@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # --trace perf on the host: the sampling rate, the check that the guest
 # image carries perf before a boot, and the profile a guest recorded
-# turned into perf/ (report.txt, folded.txt, metrics.json) and
-# result.json's perf object by analysis/perf's perf-reclaim. Sourced by
-# run.sh after common.sh.
+# turned into perf/ (report.txt, folded.txt, metrics.json) and the
+# metrics of result.json's perf object by analysis/perf's perf-reclaim.
+# Sourced by run.sh after common.sh.
 
 # cpu-clock samples per second of CPU time, per CPU, unless lab.sh run
 # --perf-hz says otherwise: at 99 a profiled cyclic-anon takes 1.04-1.06x
@@ -29,15 +29,16 @@ perf_image_check() {
 		die "$EX_MISSING" "--trace perf: the guest image has no perf (/usr/bin/perf); rebuild it with make image (linux-perf must be installed: make deps)"
 }
 
-# perf_analyse PART: when the guest left PART/perf.data, resolve its
+# perf_metrics PART RESULT: when the guest left PART/perf.data, resolve its
 # samples with the kernel's own symbols (PART/perf/kallsyms, which the
 # guest copied from /proc/kallsyms after the timed phase; the host's
 # vmlinux and kallsyms are never read), write PART/perf/report.txt,
-# folded.txt and metrics.json, and add the metrics to PART/result.json
-# as "perf" (null, with a note on stderr, when the profile cannot be
-# read).
-perf_analyse() {
-	local part=$1 tool=$LAB_BUILD/analysis/perf-reclaim metrics=null err rc=()
+# folded.txt and metrics.json, and print the metrics, result.json's
+# "perf" (null, with a note on stderr, when the profile cannot be read;
+# nothing without a perf.data). RESULT is the run's result.json as it
+# will be, whose counters the tool reads (reclaimed pages).
+perf_metrics() {
+	local part=$1 result=$2 tool=$LAB_BUILD/analysis/perf-reclaim metrics=null err rc=()
 	[[ -e $part/perf.data ]] || return 0
 	err=$part/perf/analyse.err
 	mkdir -p "$part/perf"
@@ -49,7 +50,7 @@ perf_analyse() {
 		# --kallsyms is the only symbol source perf script then reads.
 		perf script -f -i "$part/perf.data" --kallsyms "$part/perf/kallsyms" \
 			-F comm,tid,cpu,time,period,event,ip,sym,dso 2>"$part/perf/script.err" |
-			"$tool" --result "$part/result.json" --folded "$part/perf/folded.txt" \
+			"$tool" --result "$result" --folded "$part/perf/folded.txt" \
 				--report "$part/perf/report.txt" --json "$part/perf/metrics.json" 2>"$err" ||
 			rc=("${PIPESTATUS[@]}")
 		# perf script killed by SIGPIPE (141) means the tool stopped
@@ -61,8 +62,7 @@ perf_analyse() {
 		fi
 	fi
 	[[ $metrics != null ]] || say "note: the perf profile of ${part##*/} could not be read: $(head -n 1 "$err")"
-	jq --argjson perf "$metrics" '.perf = $perf' "$part/result.json" >"$part/result.json.tmp" &&
-		mv "$part/result.json.tmp" "$part/result.json"
+	printf '%s\n' "$metrics"
 	[[ -s $err ]] || rm -f "$err"
 	[[ -s $part/perf/script.err ]] || rm -f "$part/perf/script.err"
 }

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Turn what a guest left on its results disk, and its console, into
 # result.json: request.json (what run.sh asked for) merged with what
-# happened. Sourced by run.sh.
+# happened, written once, by result_write. Sourced by run.sh, after
+# perf.sh (a profile's metrics are part of it).
 #
 # The guest's files (images/guest/init): status (key=value), vmstat and
 # policy stats before/after, psi.before/after (lab-psi), switches.jsonl
@@ -430,6 +431,14 @@ result_write() {
 		result_code=$EX_HARNESS
 		return 0
 	}
+	# A profile's metrics read the counters above: added before the one
+	# write of result.json.
+	local perf
+	perf=$(perf_metrics "$part" "$part/result.json.tmp")
+	if [[ -n $perf ]]; then
+		jq --argjson perf "$perf" '.perf = $perf' "$part/result.json.tmp" >"$part/result.json.perf" &&
+			mv "$part/result.json.perf" "$part/result.json.tmp"
+	fi
 	mv "$part/result.json.tmp" "$part/result.json"
 	[[ -n $note ]] && say "$(jq -r '"[rep \(.rep)]"' "$req") $exit_class: $note"
 	# shellcheck disable=SC2034 # the caller's

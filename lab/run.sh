@@ -401,7 +401,6 @@ run_one() {
 
 	result_collect "$part" "$work/results.img" || true
 	result_write "$part" "$timeout_s"
-	perf_analyse "$part"
 	mv -T "$part" "$final"
 	cur_part=""
 	rm -rf "$work"

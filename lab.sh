@@ -41,6 +41,8 @@ Environment (every other setting is an option of a command):
   LAB_KERNEL=FILE       boot this bzImage (as run/shell/stress --kernel-image)
   LAB_ACCEL=kvm|tcg     skip the KVM probe
   LAB_TARBALL=FILE      kernel source (default /usr/src/linux-source-6.1.tar.xz)
+  LAB_TARBALL_612=FILE  today's kernel's source, for vanilla-6.12 (default
+                        /usr/src/linux-source-6.12.tar.xz)
   LAB_PATCHES=DIR       the series (default kernel/patches)
   LAB_SELFTESTS_SRC=DIR tree whose selftests the image gets (default build/src/lab)
 For the lab's own tests only:

@@ -15,15 +15,34 @@
 # ends: "EXIT SECONDS HOST", lab.sh run's exit code, its wall time and
 # the host it ran on. Engines run each cell through lab/cell-run.sh.
 
-# cell_done DIR POLICY WORKLOAD: DIR holds a complete, ok run of that cell.
+# cell_done DIR POLICY WORKLOAD: DIR holds a complete, ok run of that cell;
+# with alone=1 (matrix --alone), one that no other lab guest ran beside.
 cell_done() {
 	local r
 	for r in "$1"/*/result.json; do
 		[[ -f $r ]] || continue
-		jq -e --arg p "$2" --arg w "$3" \
-			'.exit == "ok" and .policy == $p and .workload == $w' "$r" >/dev/null 2>&1 && return 0
+		jq -e --arg p "$2" --arg w "$3" --argjson alone "${alone:-0}" \
+			'.exit == "ok" and .policy == $p and .workload == $w
+			 and ($alone == 0 or (.concurrent_guests // 0) == 0)' "$r" >/dev/null 2>&1 && return 0
 	done
 	return 1
+}
+
+# cells_set_aside: with alone=1, move each pending cell's ok runs that
+# shared the host with other guests to a hidden .shared-RUN_ID beside them:
+# kept, but no command reads hidden directories, and the cell runs again.
+cells_set_aside() {
+	local k r d
+	((${alone:-0})) || return 0
+	for ((k = 0; k < ${#pend_p[@]}; k++)); do
+		for r in "$mdir/cells/${pend_p[k]}/${pend_w[k]}/r${pend_i[k]}"/*/result.json; do
+			[[ -f $r ]] || continue
+			jq -e '.exit == "ok" and (.concurrent_guests // 0) > 0' "$r" >/dev/null 2>&1 || continue
+			d=$(dirname "$r")
+			mv "$d" "$(dirname "$d")/.shared-$(basename "$d")" ||
+				die "$EX_HARNESS" "cannot set ${d#"$LAB_TOP"/} aside"
+		done
+	done
 }
 
 # cells_scan: the cells in the order they run (rep by rep, policies

@@ -51,7 +51,7 @@ usage: lab.sh matrix [--policies a,b,...] [--workloads x,y,...] [--reps N]
                      [--results DIR] [--name NAME] | --experiment NAME
                      [--engine local|parallel|slurm] [--jobs N] [--force]
                      [--sshloginfile FILE] [--partition P] [--wait]
-                     [--list-cells] [--workload-options W=OPTIONS]...
+                     [--list-cells] [--workload-options W=OPTIONS]... [--alone]
                      [run options...] [-- WORKLOAD-OPTIONS]
 
 Runs every (policy, workload, rep) cell with lab.sh run, one boot each,
@@ -60,6 +60,11 @@ printing progress and an ETA from the cells finished so far.
   --policies LIST   comma-separated (default: vanilla,lru)
   --workloads LIST  comma-separated (default: cyclic-anon)
   --reps N          reps per policy and workload (default 5)
+  --alone           a cell is done only when its run had the host to
+                    itself (result.json's concurrent_guests 0): seconds,
+                    rates and latencies then compare. A run that shared it
+                    is set aside as a hidden .shared-RUN_ID and the cell
+                    runs again. Not with --jobs above 1
   --workload-options W=OPTIONS
                     workload W's own options (words split at blanks) in
                     place of those after --, e.g. ycsb-leveldb='--workload
@@ -138,7 +143,7 @@ if [[ -n $experiment ]]; then
 		case ${args[k]} in
 		--engine | --jobs | --sshloginfile | --partition) ((k += 2)) ;;
 		--results) exp_top=${args[k + 1]:-}; ((k += 2)) ;;
-		--force | --wait | --list-cells) ((k += 1)) ;;
+		--force | --wait | --list-cells | --alone) ((k += 1)) ;;
 		*) die "$EX_USAGE" "${args[k]}: with --experiment, only engine options, --results and --list-cells (the rest is $exp_file's)" ;;
 		esac
 	done
@@ -156,7 +161,7 @@ set -- "${args[@]}"
 
 policies=vanilla,lru workloads=cyclic-anon reps=5 top=$LAB_RESULTS name=""
 seed=1 vary_seed=0 list_cells=0
-engine=local jobs="" force=0 sshloginfile="" partition="" wait=0
+engine=local jobs="" force=0 sshloginfile="" partition="" wait=0 alone=0
 # What the engines size a cell by (lab.sh run's defaults).
 vcpus=2 mem=256M timeout_s=900 boot_s=300 trace=none
 run_opts=() wl_opts=()
@@ -177,6 +182,7 @@ while [[ $# -gt 0 ]]; do
 	--sshloginfile) need "$@"; sshloginfile=$2; shift 2 ;;
 	--partition) need "$@"; partition=$2; shift 2 ;;
 	--wait) wait=1; shift ;;
+	--alone) alone=1; shift ;;
 	--workload-options)
 		need "$@"
 		[[ $2 =~ ^([a-z0-9-]+)=(.*)$ ]] || die "$EX_USAGE" "bad --workload-options '$2' (WORKLOAD=OPTIONS)"
@@ -220,6 +226,7 @@ done
 for w in "${!wl_opts_for[@]}"; do
 	in_list "$w" "${workload_list[@]}" || die "$EX_USAGE" "--workload-options $w: not one of --workloads"
 done
+((!alone)) || [[ ${jobs:-1} == 1 ]] || die "$EX_USAGE" "--alone runs one guest at a time: not with --jobs $jobs"
 for w in "${workload_list[@]}"; do
 	in_list "$w" "${LAB_WORKLOADS[@]}" || die "$EX_USAGE" "unknown workload '$w' (lab.sh list shows them)"
 done
@@ -263,10 +270,22 @@ params_json=$(jq -cn --argjson run "$(printf '%s\n' "${run_opts[@]}" | jq -R . |
 
 mdir=$(realpath -m "$top")/$name
 if [[ -f $mdir/matrix.json ]]; then
-	old=$(jq -c '{run_options, workload_options, seed, vary_seed}
-		+ (if has("workload_options_for") then {workload_options_for} else {} end)' "$mdir/matrix.json")
-	[[ $old == "$params_json" ]] ||
+	base='{run_options, workload_options, seed, vary_seed}'
+	old=$(jq -c "$base" "$mdir/matrix.json")
+	[[ $old == "$(jq -c "$base" <<<"$params_json")" ]] ||
 		die "$EX_USAGE" "$mdir was made with other options ($old); pick another --name"
+	# A workload's own options: a workload whose cells ran must keep them;
+	# one new to the matrix brings its own (matrix.json then records both).
+	for w in "${workload_list[@]}"; do
+		was=$(jq -c --arg w "$w" '.workload_options_for[$w] // null' "$mdir/matrix.json")
+		now=$(jq -c --arg w "$w" '.workload_options_for[$w] // null' <<<"$params_json")
+		[[ $was == "$now" ]] || { [[ $was == null ]] && ! compgen -G "$mdir/cells/*/$w" >/dev/null; } ||
+			die "$EX_USAGE" "$mdir ran $w with other options ($was); pick another --name"
+	done
+	params_json=$(jq -c --argjson new "$params_json" \
+		'{run_options, workload_options, seed, vary_seed}
+		 + ((.workload_options_for // {}) + ($new.workload_options_for // {})
+		    | if . == {} then {} else {workload_options_for: .} end)' "$mdir/matrix.json")
 fi
 cells_scan
 
@@ -281,10 +300,15 @@ if ((list_cells)); then
 fi
 
 mkdir -p "$mdir/cells" "$mdir/logs" || die "$EX_HARNESS" "cannot create $mdir"
+cells_set_aside
 if [[ ! -f $mdir/matrix.json ]]; then
 	jq -n --arg name "$name" --argjson p "$params_json" \
 		--arg created "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		'{name: $name, created_at: $created} + $p' >"$mdir/matrix.json.tmp"
+	mv "$mdir/matrix.json.tmp" "$mdir/matrix.json"
+elif [[ $(jq -c '.workload_options_for // {}' "$mdir/matrix.json") != "$(jq -c '.workload_options_for // {}' <<<"$params_json")" ]]; then
+	jq --argjson p "$params_json" '. + {workload_options_for: $p.workload_options_for}' \
+		"$mdir/matrix.json" >"$mdir/matrix.json.tmp"
 	mv "$mdir/matrix.json.tmp" "$mdir/matrix.json"
 fi
 # A Slurm job of this matrix still in the queue would run cells twice,

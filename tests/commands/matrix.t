@@ -146,4 +146,40 @@ for c in "1/4] vanilla " "2/4] vanilla-mglru " "4/4] vanilla-mglru "; do
 	is "$(grep -F "[$c" "$tmp/err" | sed -E 's/.*: (running|FAILED with exit 8).*/\1/' | paste -sd' ')" \
 		"running FAILED with exit 8" "rerun: [$c... ran, then was reported failed, once"
 done
+
+# --alone: a cell's run that shared the host (concurrent_guests > 0) does
+# not complete it; on a real invocation it is set aside as .shared-RUN_ID
+# and the cell runs again (here the fake kernel fails it at once).
+m=$tmp/r/alone
+mkdir -p "$m/cells/vanilla/cyclic-anon/r1/x-shared" "$m/cells/vanilla/cyclic-anon/r2/x-alone"
+jq '.concurrent_guests = 2' "$fx"/*-vanilla-cyclic-anon-r1-*/result.json >"$m/cells/vanilla/cyclic-anon/r1/x-shared/result.json"
+jq '.concurrent_guests = 0' "$fx"/*-vanilla-cyclic-anon-r1-*/result.json >"$m/cells/vanilla/cyclic-anon/r2/x-alone/result.json"
+opts=(--name alone --results "$tmp/r" --policies vanilla --workloads cyclic-anon --reps 2)
+is "$("$lab" matrix "${opts[@]}" --list-cells | wc -l)" 0 "without --alone both cells are complete"
+is "$("$lab" matrix "${opts[@]}" --alone --list-cells | grep -c ' --results [^ ]*/r1 ')" 1 \
+	"--alone: the cell whose run shared the host is pending, the other not"
+rc=0
+LAB_KERNEL=$tmp/bzImage "$lab" matrix "${opts[@]}" --alone >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "--alone: the shared run is set aside as .shared-x-shared, kept" \
+	test -f "$m/cells/vanilla/cyclic-anon/r1/.shared-x-shared/result.json" -a ! -e "$m/cells/vanilla/cyclic-anon/r1/x-shared"
+check "... the cell ran again (and failed on the fake kernel: exit 8)" test "$rc" = 8
+usage_error "--alone with --jobs 2 is refused" "$lab" matrix "${opts[@]}" --alone --jobs 2 --force
+
+# A workload's own options: kept by the workloads whose cells ran, brought
+# by a workload new to the matrix (and recorded beside the others).
+m=$tmp/r/own
+mkdir -p "$m/cells/vanilla/cyclic-anon/r1/x"
+cp "$fx"/*-vanilla-cyclic-anon-r1-*/result.json "$m/cells/vanilla/cyclic-anon/r1/x/"
+jq -n '{name: "own", run_options: [], workload_options: [], seed: 1, vary_seed: false,
+	workload_options_for: {"cyclic-anon": ["--passes", "2"]}}' >"$m/matrix.json"
+opts=(--name own --results "$tmp/r" --policies vanilla --reps 1)
+usage_error "other options for a workload whose cells ran: exit 2" "$lab" matrix "${opts[@]}" \
+	--workloads cyclic-anon --workload-options cyclic-anon='--passes 3' --list-cells
+check "... naming the workload" bash -c '"$@" 2>&1 | grep -q "ran cyclic-anon with other options"' _ \
+	"$lab" matrix "${opts[@]}" --workloads cyclic-anon --workload-options cyclic-anon='--passes 3' --list-cells
+rc=0
+LAB_KERNEL=$tmp/bzImage "$lab" matrix "${opts[@]}" --workloads cyclic-anon,webtrace \
+	--workload-options cyclic-anon='--passes 2' --workload-options webtrace='--requests 10' >/dev/null 2>&1 || rc=$?
+check "a new workload's own options join the matrix's" \
+	jq -e '.workload_options_for == {"cyclic-anon": ["--passes", "2"], "webtrace": ["--requests", "10"]}' "$m/matrix.json"
 done_testing

@@ -342,10 +342,14 @@ result_write() {
 			tracekeys='{"trace_events":null,"trace_lost_events":null,"trace_lost_unknown_gaps":null}'
 		# The data disk's page-cache insertions, when the profile recorded
 		# them (trace-page-cache; exit 3: it did not).
-		local dpc dpc_rc=0 data_dev
+		# With the reference string (--refs) and the workload's object
+		# inodes, also how the page cache kept its hot set (data_page_cache.hot).
+		local dpc dpc_rc=0 data_dev inodes hot=()
 		data_dev=$(status_get "$st" data_dev)
+		inodes=$(jq -r '.object_inodes // empty' <<<"$wres" 2>/dev/null || true)
+		[[ ! -s $part/refs.bin || -z $inodes ]] || hot=(--refs "$part/refs.bin" --object-inodes "$inodes")
 		if [[ -n $data_dev ]]; then
-			dpc=$("$LAB_BUILD/analysis/trace-page-cache" --dev "$data_dev" --json \
+			dpc=$("$LAB_BUILD/analysis/trace-page-cache" --dev "$data_dev" --json "${hot[@]}" \
 				"$part/trace.dat" 2>/dev/null) || dpc_rc=$?
 			case $dpc_rc in
 			0) tracekeys=$(jq -c --argjson d "$dpc" '. + {data_page_cache: $d}' <<<"$tracekeys") ;;

@@ -9,6 +9,7 @@ struct page_cache_key {
 	unsigned long long ino, index;
 	unsigned int dev;
 	unsigned int used;
+	unsigned long long adds; /* insertions of this page */
 };
 
 void page_cache_init(struct page_cache *pc)
@@ -103,8 +104,20 @@ int page_cache_insert(struct page_cache *pc, unsigned int dev, unsigned long lon
 			pc->used++;
 			f->pages++;
 		}
+		k->adds++;
 	}
 	return 0;
+}
+
+unsigned long long page_cache_adds(const struct page_cache *pc, unsigned int dev,
+				   unsigned long long ino, unsigned long long index)
+{
+	const struct page_cache_key *k;
+
+	if (pc->nslots == 0)
+		return 0;
+	k = slot_of(pc->slots, pc->nslots, dev, ino, index);
+	return k->used ? k->adds : 0;
 }
 
 static int by_dev_ino(const void *a, const void *b)

@@ -39,6 +39,10 @@ void page_cache_free(struct page_cache *pc);
 int page_cache_insert(struct page_cache *pc, unsigned int dev, unsigned long long ino,
 		      unsigned long long index, unsigned int order);
 
+/* How many times the page (dev, ino, index) was inserted; 0: never. */
+unsigned long long page_cache_adds(const struct page_cache *pc, unsigned int dev,
+				   unsigned long long ino, unsigned long long index);
+
 /* Sorts the files by device, then inode. */
 void page_cache_sort(struct page_cache *pc);
 

@@ -10,6 +10,7 @@
 #include <trace-cmd.h>
 
 #include "atomic_output.h"
+#include "hot_pages.h"
 #include "lost.h"
 #include "page_cache.h"
 #include "trace_open.h"
@@ -23,7 +24,12 @@ struct options {
 	const char *dev_text;
 	const char *output;
 	const char *trace;
+	const char *refs;		/* --refs: the hot set's page-cache protection */
+	const char *inodes_spec;	/* --object-inodes */
+	double hot_percent;
 };
+
+#define MAX_OBJECTS 4096
 
 struct scan {
 	struct tep_handle *tep;
@@ -46,6 +52,12 @@ static void usage(FILE *out)
 	      "their totals as one JSON object (result.json's data_page_cache: dev,\n"
 	      "files, pages_added, pages, rereads, lost_events).  Events the ring buffer\n"
 	      "lost make every count a lower bound: lost_events says how many.\n"
+	      "--refs REFS --object-inodes 'OBJ:INO ...' (with --json): the workload's\n"
+	      "hot set, the top --hot-percent (default 10) of the distinct pages of its\n"
+	      "reference string by references, and how the page cache kept it: JSON\n"
+	      "'hot': percent, pages, refs (to them), inserted (pages of it inserted at\n"
+	      "all), rereads (insertions beyond each page's first), unmapped (hot pages\n"
+	      "of objects without an inode).\n"
 	      "-o writes FILE whole or not at all (default stdout).  Exit 3: the trace\n"
 	      "holds no such events (recorded without them).\n",
 	      out);
@@ -74,12 +86,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "dev", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "refs", required_argument, NULL, 'r' },
+		{ "object-inodes", required_argument, NULL, 'i' },
+		{ "hot-percent", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	memset(o, 0, sizeof(*o));
+	o->hot_percent = 10;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -96,6 +112,24 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case 'r':
+			o->refs = optarg;
+			break;
+		case 'i':
+			o->inodes_spec = optarg;
+			break;
+		case 'p': {
+			char *end;
+
+			errno = 0;
+			o->hot_percent = strtod(optarg, &end);
+			if (errno || *end || !(o->hot_percent > 0 && o->hot_percent <= 100)) {
+				fprintf(stderr, PROG ": bad --hot-percent '%s' (above 0, at most 100)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -103,6 +137,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			fprintf(stderr, PROG ": bad arguments (see " PROG " --help)\n");
 			return 2;
 		}
+	}
+	if ((o->refs != NULL) != (o->inodes_spec != NULL) || (o->refs && !o->json)) {
+		fprintf(stderr, PROG ": --refs and --object-inodes go together, with --json\n");
+		return 2;
 	}
 	if (o->json && !o->have_dev) {
 		fprintf(stderr, PROG ": --json needs --dev (the device whose totals it writes)\n");
@@ -188,8 +226,36 @@ static void write_csv(const struct page_cache *pc, const struct options *o, FILE
 	}
 }
 
+/* ",\"hot\":{...}": the hot set's protection (hot_pages.h). */
+static void write_hot(const struct page_cache *pc, const struct options *o,
+		      const struct hot_pages *h, const uint64_t *objs,
+		      const unsigned long long *inos, int nobjs, FILE *out)
+{
+	unsigned long long inserted = 0, rereads = 0, unmapped = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		uint64_t obj = h->pages[i].id >> HOT_OBJECT_SHIFT;
+		unsigned long long page = h->pages[i].id & ((1ULL << HOT_OBJECT_SHIFT) - 1), adds;
+		int k = 0;
+
+		while (k < nobjs && objs[k] != obj)
+			k++;
+		if (k == nobjs) {
+			unmapped++;
+			continue;
+		}
+		adds = page_cache_adds(pc, o->dev, inos[k], page);
+		inserted += adds > 0;
+		rereads += adds > 1 ? adds - 1 : 0;
+	}
+	fprintf(out, ",\"hot\":{\"percent\":%g,\"pages\":%zu,\"refs\":%llu,\"inserted\":%llu,"
+		"\"rereads\":%llu,\"unmapped\":%llu}", o->hot_percent, h->n,
+		(unsigned long long)h->refs, inserted, rereads, unmapped);
+}
+
 static void write_json(const struct page_cache *pc, const struct options *o,
-		       const struct lost_events *lost, FILE *out)
+		       const struct lost_events *lost, const struct hot_pages *h,
+		       const uint64_t *objs, const unsigned long long *inos, int nobjs, FILE *out)
 {
 	unsigned long long added = 0, pages = 0, lost_events = 0;
 	size_t files = 0;
@@ -204,8 +270,11 @@ static void write_json(const struct page_cache *pc, const struct options *o,
 	for (int c = 0; c < lost->ncpus; c++)
 		lost_events += lost_of_cpu(&lost->cpu[c]);
 	fprintf(out, "{\"dev\":\"%u:%u\",\"files\":%zu,\"pages_added\":%llu,\"pages\":%llu,"
-		"\"rereads\":%llu,\"lost_events\":%llu}\n", PAGE_CACHE_MAJOR(o->dev),
+		"\"rereads\":%llu,\"lost_events\":%llu", PAGE_CACHE_MAJOR(o->dev),
 		PAGE_CACHE_MINOR(o->dev), files, added, pages, added - pages, lost_events);
+	if (h)
+		write_hot(pc, o, h, objs, inos, nobjs, out);
+	fputs("}\n", out);
 }
 
 int main(int argc, char **argv)
@@ -223,9 +292,26 @@ int main(int argc, char **argv)
 	struct page_cache pc;
 	struct lost_events lost;
 	struct atomic_output out;
-	int status = 1;
+	struct hot_pages hot = { 0 };
+	static uint64_t objs[MAX_OBJECTS];
+	static unsigned long long inos[MAX_OBJECTS];
+	int nobjs = 0, status = 1;
+	char err[256];
 
 	page_cache_init(&pc);
+	if (o.refs) {
+		nobjs = hot_parse_inodes(o.inodes_spec, objs, inos, MAX_OBJECTS);
+		if (nobjs < 0) {
+			fprintf(stderr, PROG ": bad --object-inodes '%s' (OBJ:INO, space-separated)\n",
+				o.inodes_spec);
+			status = 2;
+			goto done;
+		}
+		if (hot_pages_load(o.refs, o.hot_percent, &hot, err, sizeof(err)) != 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			goto done;
+		}
+	}
 	if (lost_init(&lost, tep_get_cpus(tracecmd_get_tep(handle))) != 0 ||
 	    lost_read_kernel_stats(&lost, handle) != 0) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -242,7 +328,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (o.json)
-		write_json(&pc, &o, &lost, out.stream);
+		write_json(&pc, &o, &lost, o.refs ? &hot : NULL, objs, inos, nobjs, out.stream);
 	else
 		write_csv(&pc, &o, out.stream);
 	if (atomic_output_commit(&out) != 0) {
@@ -251,6 +337,7 @@ int main(int argc, char **argv)
 	}
 	status = 0;
 done:
+	hot_pages_free(&hot);
 	lost_free(&lost);
 	page_cache_free(&pc);
 	tracecmd_close(handle);

@@ -84,4 +84,40 @@ tap_ok "... and more than 99% of the 4,096 pages of the second pass" test "$rere
 "$TPC" --dev 254:999 --json "$TRACE" >"$TMP/none.json"
 tap_is "$(jq -c '[.files, .pages_added, .rereads]' "$TMP/none.json")" "[0,0,0]" \
 	"a device with no files: zero counts, not an error"
+# The hot set (--refs, --object-inodes): a reference string written here,
+# object 0 the data file of inode 12 on 254:48, object 1 no file: 10
+# pages of object 1 referenced 6 times, pages 0-99 of object 0 5 times,
+# pages 100-999 once. The hot 10% of its 1010 distinct pages are the
+# first 101 by references: object 1's 10 (unmapped) and object 0's pages
+# 0-90, whose insertions trace-cmd report counts here on its own.
+python3 - "$TMP/hot.refs" <<'PY'
+import struct, sys
+ids = [(1 << 40) | p for p in range(10) for _ in range(6)]
+ids += [p for p in range(100) for _ in range(5)] + list(range(100, 1000))
+with open(sys.argv[1], "wb") as f:
+    f.write(b"LABREFS1" + struct.pack("<II", 4096, 0))
+    f.write(b"".join(struct.pack("<Q", i) for i in ids))
+PY
+trace-cmd report "$TRACE" 2>/dev/null | awk '
+	/mm_filemap_add_to_page_cache: dev 254:48 ino c / {
+		for (i = 1; i <= NF; i++) { if ($i ~ /^ofs=/) ofs = substr($i, 5); if ($i ~ /^order=/) order = substr($i, 7) }
+		for (p = 0; p < 2 ^ order; p++) adds[ofs / 4096 + p]++
+	}
+	END {
+		for (p = 0; p <= 90; p++) { if (adds[p] > 0) ins++; if (adds[p] > 1) re += adds[p] - 1 }
+		printf "%d %d\n", ins, re
+	}' >"$TMP/hot.want"
+read -r want_inserted want_rereads <"$TMP/hot.want"
+"$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" "$TRACE" >"$TMP/hot.json"
+tap_is "$(jq -c '.hot | [.percent, .pages, .refs, .unmapped]' "$TMP/hot.json")" '[10,101,515,10]' \
+	"hot set: the top 10% of 1010 pages, 60 + 91 x 5 references, object 1's 10 unmapped"
+tap_is "$(jq -r '.hot | "\(.inserted) \(.rereads)"' "$TMP/hot.json")" "$want_inserted $want_rereads" \
+	"hot set's insertions and rereads are trace-cmd report's ($want_inserted pages, $want_rereads rereads)"
+tap_ok "the fixture rereads some of them (the check can fail)" test "$want_rereads" -gt 0
+"$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" --hot-percent 100 "$TRACE" >"$TMP/hot100.json"
+tap_is "$(jq '.hot.pages' "$TMP/hot100.json")" 1010 "--hot-percent 100: every page"
+expect_failure "--refs without --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" "$TRACE"
+expect_failure "bad --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0=12" "$TRACE"
+expect_failure "--hot-percent 0" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" --hot-percent 0 "$TRACE"
+expect_failure "a reference string that is not one" 1 --dev 254:48 --json --refs "$TMP/text.dat" --object-inodes "0:12" "$TRACE"
 tap_done

@@ -111,6 +111,12 @@ for cell in $cells; do
 	fi
 	check "$policy $workload: kernel within $tol% of its model (${counter#kernel_} $kernel, model $model, runs $runs)" \
 		within "$tol" "$kernel" "$model"
+	if ((${#trace_args[@]})); then
+		# a page-cache run with its references: how the kernel kept the hot set
+		check "$policy $workload: result.json has the hot set's protection, every hot page mapped to a file" \
+			jq -e '.data_page_cache.hot | .pages > 0 and .unmapped == 0 and .refs >= .pages' \
+			"$(last_line "$tmp/$policy-$workload-1.out")/result.json"
+	fi
 	[[ $policy == clockpro-lirs ]] || continue
 	check "$policy $workload: at most 1.15x OPT beyond first touch ($kernel against $opt, runs $runs)" \
 		awk -v k="$kernel" -v o="$opt" 'BEGIN { exit !(k != "x" && o != "x" && o > 0 && k <= 1.15 * o) }'

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum {
@@ -293,8 +294,23 @@ void wl_track_fd(struct wl *w, int fd, const char *what)
 int wl_open_data(struct wl *w, const char *path, uint64_t pages, uint64_t object, int flags)
 {
 	int fd = datafile_open(path, pages, w->seed, object, flags);
+	struct stat st;
+	char pair[48];
+	size_t len;
+	char *p;
 
 	wl_track_fd(w, fd, path);
+	/* object -> inode, for the page-cache trace's view of the objects */
+	if (fstat(fd, &st))
+		die(EXIT_LAB_RUNTIME, "cannot stat %s: %s", path, strerror(errno));
+	len = w->object_inodes ? strlen(w->object_inodes) : 0;
+	snprintf(pair, sizeof(pair), "%s%llu:%llu", len ? " " : "", (unsigned long long)object,
+		 (unsigned long long)st.st_ino);
+	p = realloc(w->object_inodes, len + strlen(pair) + 1);
+	if (!p)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	strcpy(p + len, pair);
+	w->object_inodes = p;
 	return fd;
 }
 
@@ -392,8 +408,11 @@ int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv)
 	}
 	if (w.phase & PHASE_RUN)
 		elapsed = run_phase(&w);
+	if ((w.phase & PHASE_RUN) && w.object_inodes)
+		result_str(&w.res, "object_inodes", w.object_inodes);
 	result_bool(&w.res, "verified", 1);
 	result_num(&w.res, "elapsed_s", elapsed);
 	free(w.fds);
+	free(w.object_inodes);
 	return result_print(&w.res) ? EXIT_LAB_RUNTIME : 0;
 }

@@ -91,6 +91,9 @@ struct wl {
 	double start; /* of the timed phase */
 	int *fds;     /* data files opened by wl_open_data */
 	size_t nfds, fds_cap;
+	/* "OBJ:INO ..." of those files: RESULT's object_inodes, which maps
+	 * the reference string's objects to the page-cache trace's files */
+	char *object_inodes;
 };
 
 /*

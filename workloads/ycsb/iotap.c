@@ -31,6 +31,7 @@ void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t o
 struct tap_file {
 	char *path;
 	int64_t object; /* -1 until its first reference */
+	unsigned long long ino;
 };
 
 static struct {
@@ -158,8 +159,12 @@ static void reference(int fd, off_t off, ssize_t n)
 	idx = atomic_load(&tap.fd_file[fd]);
 	if (tap.refs && idx) {
 		f = &tap.files[idx - 1];
-		if (f->object < 0)
+		if (f->object < 0) {
+			struct stat st;
+
 			f->object = tap.objects++;
+			f->ino = fstat(fd, &st) ? 0 : (unsigned long long)st.st_ino;
+		}
 		for (uint64_t p = (uint64_t)off / LAB_PAGE_SIZE;
 		     p <= ((uint64_t)off + (uint64_t)n - 1) / LAB_PAGE_SIZE; p++)
 			refs_add(tap.refs, REFS_ID(f->object, p));
@@ -250,4 +255,26 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	return mapped(__real_mmap64(addr, len, prot, flags, fd, off), len, fd);
+}
+
+char *iotap_object_inodes(void)
+{
+	size_t len = 0, cap = 1;
+	char *s;
+
+	for (size_t i = 0; i < tap.nfiles; i++)
+		cap += 48;
+	s = malloc(cap);
+	if (!s)
+		die(EXIT_LAB_RUNTIME, "out of memory");
+	s[0] = 0;
+	for (size_t i = 0; i < tap.nfiles; i++) {
+		const struct tap_file *f = &tap.files[i];
+
+		if (f->object < 0 || !f->ino)
+			continue;
+		len += (size_t)snprintf(s + len, cap - len, "%s%lld:%llu", len ? " " : "",
+					(long long)f->object, f->ino);
+	}
+	return s;
 }

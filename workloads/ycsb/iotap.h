@@ -32,5 +32,8 @@
 void iotap_init(const char *dir, int readahead);
 /* Start (refs) or stop (NULL) recording references. */
 void iotap_record(struct refs *refs);
+/* "OBJ:INO ..." of the files referenced so far (malloc'd; "" for none):
+ * RESULT's object_inodes. */
+char *iotap_object_inodes(void);
 
 #endif

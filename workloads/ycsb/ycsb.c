@@ -811,6 +811,13 @@ static void report(struct wl *w, double elapsed)
 	}
 	result_num(&w->res, "record_resident_fraction",
 		   data_pages ? (double)data_resident / (double)data_pages : 0);
+	{
+		char *inodes = iotap_object_inodes();
+
+		if (*inodes)
+			result_str(&w->res, "object_inodes", inodes);
+		free(inodes);
+	}
 }
 
 int ycsb_main(int argc, char **argv, const struct ycsb_engine *eng, void *engine,

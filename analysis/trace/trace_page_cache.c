@@ -290,7 +290,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	struct page_cache pc;
-	struct lost_events lost;
+	struct lost_events lost = { 0 };
 	struct atomic_output out;
 	struct hot_pages hot = { 0 };
 	static uint64_t objs[MAX_OBJECTS];

@@ -244,7 +244,8 @@ void wl_timer_start(struct wl *w)
 
 double wl_timer_elapsed(const struct wl *w)
 {
-	return clock_now() - w->start;
+	/* 0 before the timed phase started (a failure in its preparation) */
+	return w->start > 0 ? clock_now() - w->start : 0;
 }
 
 _Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt, ...)

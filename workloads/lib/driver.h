@@ -112,7 +112,7 @@ static inline void wl_share(const struct wl *w, uint64_t n, uint64_t *first, uin
 /* Run the workload; returns main()'s exit code. */
 int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv);
 
-/* The timed phase starts now; elapsed seconds since then. */
+/* The timed phase starts now; elapsed seconds since then (0 before). */
 void wl_timer_start(struct wl *w);
 double wl_timer_elapsed(const struct wl *w);
 

@@ -38,7 +38,7 @@ for f in "$top"/experiments/*.conf; do
 		wl=$(conf "workload_options\\.$w" "$f")
 		grep -qE "^workload_options\.$w[[:space:]]*=" "$f" || wl=$(conf workload_options "$f")
 		check "$name: $w's cells have the run options '$opts' and, after --, '$wl'" \
-			bash -c '! grep -F -- " $4 " "$3" | grep -vF -- "$1 -- $2"' _ \
+			bash -c '! sed "s/\\\\,/,/g" "$3" | grep -F -- " $4 " | grep -vF -- "$1 -- $2"' _ \
 			"--seed 1${opts:+ $opts}" "$wl" "$tmp/$name.cells" "$w"
 	done
 done

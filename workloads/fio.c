@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define RANDOM_FILE "fio-random.dat"
@@ -166,13 +165,6 @@ static void common_args(struct wl *w, struct argv *a)
 	add(a, "--fadvise_hint=%s", w->readahead ? "0" : "random");
 }
 
-/* Run fio with a's arguments; its stdout (the terse lines) into out. Its
- * stderr is the workload's. Returns fio's exit status (spawn_wait's). */
-static int run_fio(const struct argv *a, char *out, size_t cap)
-{
-	return spawn_capture((const char *const *)a->arg, NULL, out, cap);
-}
-
 /* fio's line for job name in out, parsed; 0 or -1 when there is none. */
 static int find_job(const char *out, const char *name, struct fio_job *job)
 {
@@ -205,7 +197,7 @@ static void lay_out(struct wl *w, const char *path, uint64_t bytes, uint64_t obj
 	add(&a, "--rw=write");
 	add(&a, "--do_verify=0");
 	add(&a, "--end_fsync=1");
-	rc = run_fio(&a, out, OUTPUT_MAX);
+	rc = spawn_capture((const char *const *)a.arg, NULL, out, OUTPUT_MAX);
 	if (rc || find_job(out, "layout", &job) || job.error || job.write.kib * 1024 != bytes) {
 		unlink(tmp);
 		die(EXIT_LAB_RUNTIME, "fio could not write %s (exit %d)", path, rc);
@@ -291,7 +283,8 @@ static double run(struct wl *w)
 		add(&a, "--loops=%llu", (unsigned long long)f->stream_passes);
 	}
 	wl_timer_start(w);
-	rc = run_fio(&a, out, OUTPUT_MAX);
+	/* fio's stdout is its terse lines; its stderr is the workload's */
+	rc = spawn_capture((const char *const *)a.arg, NULL, out, OUTPUT_MAX);
 	elapsed = wl_timer_elapsed(w);
 	if (find_job(out, "random", &random_job))
 		die(EXIT_LAB_RUNTIME, "fio (exit %d) reported no random job", rc);

@@ -42,11 +42,18 @@
 #define MAX_TASKS 4096
 
 static volatile sig_atomic_t stop;
+static int trace_fd = -1;
 
+/* From here on a read of an empty trace_pipe returns at once: a TERM that
+ * comes while a buffer is being parsed must not leave the next read
+ * waiting for events that are no longer recorded (fcntl is
+ * async-signal-safe). */
 static void on_term(int sig)
 {
 	(void)sig;
 	stop = 1;
+	if (trace_fd >= 0)
+		fcntl(trace_fd, F_SETFL, fcntl(trace_fd, F_GETFL) | O_NONBLOCK);
 }
 
 struct open_stall {
@@ -205,7 +212,7 @@ static int stalls(const char *dir)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/trace_pipe", dir);
-	fd = open(path, O_RDONLY);
+	fd = trace_fd = open(path, O_RDONLY);
 
 	if (fd < 0) {
 		fprintf(stderr, "lab-reclaim: %s: %s\n", path, strerror(errno));

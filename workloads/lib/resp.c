@@ -217,7 +217,7 @@ int64_t resp_read_bulk(struct resp *r, void *buf, size_t cap)
 	if (n > cap) {
 		snprintf(r->error, sizeof(r->error), "a value of %llu bytes, at most %zu expected",
 			 n, cap);
-		return -1;
+		return -3;
 	}
 	if (fill(r, (size_t)n + 2))
 		return -1;

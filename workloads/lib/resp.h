@@ -35,7 +35,8 @@ int resp_flush(struct resp *r);
 int resp_read_status(struct resp *r, const char *want);
 
 /* Read a bulk string reply of at most cap bytes into buf: its length, or
- * -2 for the null bulk string (no such key), or -1 (r->error). */
+ * -2 for the null bulk string (no such key), -3 for a longer one (its
+ * length in r->error), or -1 (r->error). */
 int64_t resp_read_bulk(struct resp *r, void *buf, size_t cap);
 
 /* Parse a reply held in the n bytes of buf, as if received (for tests). */

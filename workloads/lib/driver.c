@@ -252,6 +252,7 @@ _Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt
 {
 	va_list ap;
 
+	err_claim_exit();
 	if (w->slot) { /* a process of --procs: its parent writes the RESULT line */
 		char msg[256];
 

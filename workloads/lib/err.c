@@ -1,5 +1,6 @@
 #include "err.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,20 @@ static void vreport(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* Held, never released, by the thread that ends the process: a second
+ * thread failing at the same moment waits here instead of calling exit()
+ * again (get-scan's streams fail in threads of their own). Recursive: the
+ * failure paths call each other. */
+static pthread_mutex_t exit_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void err_claim_exit(void)
+{
+	pthread_mutex_lock(&exit_lock);
+}
+
 _Noreturn void vdie(int code, const char *fmt, va_list ap)
 {
+	err_claim_exit();
 	vreport(fmt, ap);
 	exit(code);
 }
@@ -34,6 +47,7 @@ _Noreturn void die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	err_claim_exit();
 	va_start(ap, fmt);
 	vreport(fmt, ap);
 	va_end(ap);

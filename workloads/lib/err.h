@@ -16,6 +16,10 @@ void err_set_prog(const char *name);
 const char *err_prog(void);
 
 /* Print "PROG: message" on stderr and exit with code. */
+/* Become the one thread that ends the process (die, vdie and
+ * wl_verify_failed call it first); another that fails meanwhile waits. */
+void err_claim_exit(void);
+
 _Noreturn void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

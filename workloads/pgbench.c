@@ -141,8 +141,9 @@ static void own_dir(const char *path)
 static void open_run_dir(struct pgb *p)
 {
 	own_dir(p->logs);
+	/* one log a process: an earlier run's lines must not decide this one */
 	if (p->log_fd <= 0)
-		p->log_fd = open(p->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		p->log_fd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 	if (p->log_fd < 0)
 		die(EXIT_LAB_RUNTIME, "cannot open %s: %s", p->log, strerror(errno));
 }
@@ -326,8 +327,9 @@ static void open_db(struct wl *w)
 }
 
 /* pgbench's per-transaction logs (-l): "client tx latency_us script epoch
- * epoch_us" a line, one file a thread, in the log directory. */
-static void read_latencies(struct pgb *p)
+ * epoch_us" a line, one file a thread, in the log directory. With remove,
+ * only delete them (an earlier, failed run's). */
+static void read_latencies(struct pgb *p, int remove)
 {
 	DIR *d = opendir(p->logs);
 	struct dirent *e;
@@ -342,6 +344,11 @@ static void read_latencies(struct pgb *p)
 		if (strncmp(e->d_name, "pgbench_log.", 12))
 			continue;
 		path = datafile_path(p->logs, e->d_name);
+		if (remove) {
+			unlink(path);
+			free(path);
+			continue;
+		}
 		f = fopen(path, "r");
 		if (!f)
 			die(EXIT_LAB_RUNTIME, "cannot open %s: %s", path, strerror(errno));
@@ -380,6 +387,7 @@ static double run(struct wl *w)
 	snprintf(clients, sizeof(clients), "%llu", (unsigned long long)p->clients);
 	snprintf(tx, sizeof(tx), "%llu", (unsigned long long)p->transactions);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)w->seed);
+	read_latencies(p, 1);
 	query(p, SUMS, s, 5);
 	p->history_before = s[4];
 	wl_timer_start(w);
@@ -392,7 +400,7 @@ static double run(struct wl *w)
 	line = strstr(p->out, "tps = ");
 	if (!line || sscanf(line, "tps = %lf", &p->tps) != 1)
 		die(EXIT_LAB_RUNTIME, "pgbench printed no tps");
-	read_latencies(p);
+	read_latencies(p, 0);
 	query(p, SUMS, s, 5);
 	stop_server(p);
 	if (p->processed != p->clients * p->transactions)

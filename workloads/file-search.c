@@ -157,6 +157,9 @@ static void setup(struct wl *w)
 	if (!from || !to)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	select_files(w, fs);
+	/* an aborted setup of another process with this pid left nothing here */
+	if (datafile_remove_tree(tmp))
+		die(EXIT_LAB_RUNTIME, "cannot remove %s", tmp);
 	for (size_t i = 0; i < fs->files; i++) {
 		const char *p = fs->manifest.files[i].path;
 

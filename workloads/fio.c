@@ -267,7 +267,8 @@ static double run(struct wl *w)
 	add(&a, "--filename=%s", f->random_path);
 	add(&a, "--size=%llu", (unsigned long long)w->size);
 	add(&a, "--random_distribution=zipf:%s", f->theta);
-	add(&a, "--number_ios=%llu", (unsigned long long)f->ops);
+	/* the I/Os in bytes: number_ios alone stops at one pass of the file */
+	add(&a, "--io_size=%llu", (unsigned long long)f->ops * LAB_PAGE_SIZE);
 	if (f->mode == MODE_RANDWRITE) {
 		add(&a, "--rw=randwrite");
 		add(&a, "--do_verify=1");
@@ -313,6 +314,7 @@ static void report(struct wl *w, double elapsed)
 	(void)elapsed;
 	result_num(&w->res, "ops_per_s", r->iops);
 	result_u64(&w->res, "random_runtime_ms", r->runtime_ms);
+	result_u64(&w->res, "random_ios", r->kib / (LAB_PAGE_SIZE / 1024));
 	for (unsigned i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		int64_t us = fio_side_pct(r, pcts[i].p);
 

@@ -23,6 +23,10 @@ check "verified, randread, zipf 1.2, one I/O count, one stream pass" \
 check "the random job's rate and latency percentiles are numbers, in order" \
 	result_is '(.ops_per_s > 0) and (.p50_us <= .p99_us) and (.p99_us <= .p999_us) and (.p999_us <= .max_us) and (.mean_us | type == "number")'
 check "the stream read its whole file once" test "$(result_field stream_kib)" = 8192
+expect_exit 0 "--ops above the file's blocks: fio does them all (8 MiB, 4096 I/Os)" \
+	"${FIO[@]}" --phase run --stream-passes 0 --ops 4096
+check "... its random job ran 4096 x 4 KiB, not one pass of 2048" \
+	test "$(result_json | jq -c '[.ops, .random_ios]')" = '[4096,4096]'
 expect_exit 0 "--ops defaults to one I/O per block" "${FIO[@]}" --phase run --stream-passes 0
 check "8 MiB: 2048 I/Os, and no stream job" \
 	test "$(result_json | jq -c '[.ops, .stream_kib]')" = '[2048,null]'

@@ -3,7 +3,9 @@
 #include "err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,21 +83,27 @@ int spawn_capture(const char *const *argv, const struct spawn *how, char *out, s
 	size_t len = 0;
 	pid_t pid;
 
-	if (pipe(pipefd))
+	/* close-on-exec: the child keeps only its stdout, dup2'd */
+	if (pipe2(pipefd, O_CLOEXEC))
 		die(EXIT_LAB_RUNTIME, "cannot create a pipe: %s", strerror(errno));
 	h.out_fd = pipefd[1];
 	pid = spawn_start(argv, &h);
 	close(pipefd[1]);
 	for (;;) {
-		ssize_t n = read(pipefd[0], out + len, cap - 1 - len);
+		char extra;
+		ssize_t n = len < cap - 1 ? read(pipefd[0], out + len, cap - 1 - len) :
+					    read(pipefd[0], &extra, 1);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		len += (size_t)n;
-		if (len == cap - 1)
+		if (len == cap - 1) {
+			kill(pid, SIGKILL);
+			spawn_wait(pid);
 			die(EXIT_LAB_RUNTIME, "%s printed more than %zu bytes", argv[0], cap - 1);
+		}
+		len += (size_t)n;
 	}
 	out[len] = 0;
 	close(pipefd[0]);

@@ -91,11 +91,15 @@ int hot_pages_load(const char *path, double percent, struct hot_pages *h, char *
 		return fail(err, err_len, "%s: no references", path);
 	}
 	qsort(ids, n, sizeof(*ids), by_id);
-	h->pages = malloc(n * sizeof(*h->pages));
+	h->distinct = 1;
+	for (size_t i = 1; i < n; i++)
+		h->distinct += ids[i] != ids[i - 1];
+	h->pages = malloc(h->distinct * sizeof(*h->pages));
 	if (!h->pages) {
 		free(ids);
 		return fail(err, err_len, "out of memory");
 	}
+	h->distinct = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (h->distinct && h->pages[h->distinct - 1].id == ids[i]) {
 			h->pages[h->distinct - 1].refs++;

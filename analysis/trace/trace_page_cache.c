@@ -29,8 +29,6 @@ struct options {
 	double hot_percent;
 };
 
-#define MAX_OBJECTS 4096
-
 struct scan {
 	struct tep_handle *tep;
 	int event_id;
@@ -293,14 +291,25 @@ int main(int argc, char **argv)
 	struct lost_events lost = { 0 };
 	struct atomic_output out;
 	struct hot_pages hot = { 0 };
-	static uint64_t objs[MAX_OBJECTS];
-	static unsigned long long inos[MAX_OBJECTS];
+	uint64_t *objs = NULL;
+	unsigned long long *inos = NULL;
 	int nobjs = 0, status = 1;
 	char err[256];
 
 	page_cache_init(&pc);
 	if (o.refs) {
-		nobjs = hot_parse_inodes(o.inodes_spec, objs, inos, MAX_OBJECTS);
+		/* at most one pair a space-separated word */
+		size_t cap = 1;
+
+		for (const char *c = o.inodes_spec; *c; c++)
+			cap += *c == ' ';
+		objs = calloc(cap, sizeof(*objs));
+		inos = calloc(cap, sizeof(*inos));
+		if (objs == NULL || inos == NULL) {
+			fprintf(stderr, PROG ": out of memory\n");
+			goto done;
+		}
+		nobjs = hot_parse_inodes(o.inodes_spec, objs, inos, cap);
 		if (nobjs < 0) {
 			fprintf(stderr, PROG ": bad --object-inodes '%s' (OBJ:INO, space-separated)\n",
 				o.inodes_spec);
@@ -337,6 +346,8 @@ int main(int argc, char **argv)
 	}
 	status = 0;
 done:
+	free(objs);
+	free(inos);
 	hot_pages_free(&hot);
 	lost_free(&lost);
 	page_cache_free(&pc);

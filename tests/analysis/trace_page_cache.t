@@ -116,6 +116,10 @@ tap_is "$(jq -r '.hot | "\(.inserted) \(.rereads)"' "$TMP/hot.json")" "$want_ins
 tap_ok "the fixture rereads some of them (the check can fail)" test "$want_rereads" -gt 0
 "$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" --hot-percent 100 "$TRACE" >"$TMP/hot100.json"
 tap_is "$(jq '.hot.pages' "$TMP/hot100.json")" 1010 "--hot-percent 100: every page"
+many=$(python3 -c 'print(" ".join(["0:12"] + ["%d:%d" % (i, i + 100) for i in range(2, 6001)]))')
+"$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "$many" "$TRACE" >"$TMP/hot-many.json"
+tap_is "$(jq -c .hot "$TMP/hot-many.json")" "$(jq -c .hot "$TMP/hot.json")" \
+	"6000 objects in --object-inodes (a long LevelDB run's): the same hot set"
 expect_failure "--refs without --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" "$TRACE"
 expect_failure "bad --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0=12" "$TRACE"
 expect_failure "--hot-percent 0" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" --hot-percent 0 "$TRACE"

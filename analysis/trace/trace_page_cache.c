@@ -55,7 +55,7 @@ static void usage(FILE *out)
 	      "reference string by references, and how the page cache kept it: JSON\n"
 	      "'hot': percent, pages, refs (to them), inserted (pages of it inserted at\n"
 	      "all), rereads (insertions beyond each page's first), unmapped (hot pages\n"
-	      "of objects without an inode).\n"
+	      "of objects without an inode, or whose inode another object had too).\n"
 	      "-o writes FILE whole or not at all (default stdout).  Exit 3: the trace\n"
 	      "holds no such events (recorded without them).\n",
 	      out);
@@ -224,6 +224,17 @@ static void write_csv(const struct page_cache *pc, const struct options *o, FILE
 	}
 }
 
+/* Does another object than k have k's inode? A file deleted during the
+ * run (LevelDB's old tables) can leave its inode to a new one, and the
+ * trace cannot tell their pages apart. */
+static bool inode_shared(const unsigned long long *inos, int nobjs, int k)
+{
+	for (int j = 0; j < nobjs; j++)
+		if (j != k && inos[j] == inos[k])
+			return true;
+	return false;
+}
+
 /* ",\"hot\":{...}": the hot set's protection (hot_pages.h). */
 static void write_hot(const struct page_cache *pc, const struct options *o,
 		      const struct hot_pages *h, const uint64_t *objs,
@@ -238,7 +249,7 @@ static void write_hot(const struct page_cache *pc, const struct options *o,
 
 		while (k < nobjs && objs[k] != obj)
 			k++;
-		if (k == nobjs) {
+		if (k == nobjs || inode_shared(inos, nobjs, k)) {
 			unmapped++;
 			continue;
 		}

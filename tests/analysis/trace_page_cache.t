@@ -120,6 +120,9 @@ many=$(python3 -c 'print(" ".join(["0:12"] + ["%d:%d" % (i, i + 100) for i in ra
 "$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "$many" "$TRACE" >"$TMP/hot-many.json"
 tap_is "$(jq -c .hot "$TMP/hot-many.json")" "$(jq -c .hot "$TMP/hot.json")" \
 	"6000 objects in --object-inodes (a long LevelDB run's): the same hot set"
+"$TPC" --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12 1:12" "$TRACE" >"$TMP/hot-shared.json"
+tap_is "$(jq -c '.hot | [.pages, .unmapped, .inserted]' "$TMP/hot-shared.json")" '[101,101,0]' \
+	"two objects on one inode (a deleted file's, reused): their pages count as unmapped, not as each other's"
 expect_failure "--refs without --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" "$TRACE"
 expect_failure "bad --object-inodes" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0=12" "$TRACE"
 expect_failure "--hot-percent 0" 2 --dev 254:48 --json --refs "$TMP/hot.refs" --object-inodes "0:12" --hot-percent 0 "$TRACE"

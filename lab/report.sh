@@ -101,7 +101,9 @@ if ((rc != 0)); then
 	die "$((rc == 1 ? EX_HARNESS : rc))" "$(grep -v '^labstat: \(note\|warning\):' "$work/compare.err" | tail -n1)"
 fi
 
-# Comparison charts: one per metric, when some policy is not the baseline.
+# Comparison charts: one per metric, when some policy is not the baseline
+# and has a ratio to it (none when the baseline's mean is 0, as OOM kills
+# mostly are).
 charts=()
 while IFS= read -r metric; do
 	slug=$(tr -c 'A-Za-z0-9._-' '-' <<<"$metric" | sed 's/-*$//')
@@ -111,7 +113,7 @@ while IFS= read -r metric; do
 	else
 		say "note: no comparison chart for $metric: $(tail -n1 "$work/plot.err")"
 	fi
-done < <(awk -F, -v b="$baseline" 'NR > 1 && $4 != b {print $1}' "$work/long.csv" | awk '!seen[$0]++')
+done < <(awk -F, -v b="$baseline" 'NR > 1 && $4 != b && $10 != "NA" {print $1}' "$work/long.csv" | awk '!seen[$0]++')
 
 html_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
 

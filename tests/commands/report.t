@@ -91,6 +91,14 @@ JS
 	check "Chromium: the tables are in the DOM" test "$tables" -ge 5
 fi
 
+# A metric the baseline never moves from 0 (OOM kills) has no ratios:
+# no chart for it, and no plotting error on the way.
+rc=0
+"$lab" report --metric oom_kills=vmstat.oom_kill --metric majflt "$res" >/dev/null 2>"$tmp/err0" || rc=$?
+check "a metric with no ratios: exit 0, no gnuplot note, no chart, the other metric's chart" \
+	bash -c '[[ $1 == 0 ]] && ! grep -q "gnuplot\|no comparison chart" "$2" &&
+		! ls "$3"/report-plots/compare-oom_kills.* >/dev/null 2>&1 && ls "$3"/report-plots/compare-majflt.png >/dev/null' \
+	_ "$rc" "$tmp/err0" "$res"
 usage_error "not a directory: exit 2, one line" "$lab" report "$tmp/nope"
 mkdir -p "$tmp/empty"
 usage_error "no runs: exit 2, one line" "$lab" report "$tmp/empty"

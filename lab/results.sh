@@ -5,8 +5,9 @@
 #   results.sh [--series HEX] [--results DIR] [--output FILE]
 #
 # For each headline experiment (those without a bound first, each part in
-# name order), its matrix on the series
-# (DIR/NAME-SERIES, as lab.sh matrix --experiment NAME made it): a
+# name order), its matrix on the series (DIR/NAME-SERIES, as lab.sh
+# matrix --experiment NAME made it; without --series, this checkout's if
+# it is recorded, else the newest recorded, by its matrix.json): a
 # section with labstat --headline's table (each policy on each workload:
 # pages read back against the baseline, time and rate), or for an
 # experiment that replays its references (bound = available|resident)
@@ -34,7 +35,9 @@ ratios), or for the experiments that replay their references the
 kernel against its model and OPT (lab.sh bound --summary).
 
   --series HEX   the series whose matrices are read (first 8 hex digits;
-                 default this checkout's, kernel/patches)
+                 default: for each experiment this checkout's series
+                 (kernel/patches) if it is recorded, else the newest
+                 series recorded for it, which its section names)
   --results DIR  read DIR/NAME-SERIES (default: results/ and each
                  experiment's own results directory under it)
   --output FILE  write FILE (default RESULTS.md at the top of the lab;
@@ -53,6 +56,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -z $series || $series =~ ^[0-9a-f]{8}$ ]] || die "$EX_USAGE" "bad --series '$series' (8 hex digits)"
+fixed_series=$series
 series=${series:-$(experiment_series)}
 labstat=$LAB_BUILD/analysis/labstat
 require_tools "$labstat"
@@ -69,12 +73,28 @@ done
 names+=("${bound_names[@]}")
 ((${#names[@]})) || die "$EX_USAGE" "no experiment in $LAB_EXPERIMENTS says bench = yes"
 
+# newest_matrix DIR: the matrix directory of the loaded experiment whose
+# matrix.json was created last, beside DIR (DIR's siblings NAME-SERIES);
+# nothing when there is none.
+newest_matrix() {
+	local d best="" best_t="" t
+	for d in "$(dirname "$1")/$exp_name"-*/; do
+		[[ -f $d/matrix.json && $(basename "$d") =~ ^$exp_name-[0-9a-f]{8}$ ]] || continue
+		t=$(jq -r '.created_at // ""' "$d/matrix.json")
+		[[ $t > $best_t ]] && best=${d%/} best_t=$t
+	done
+	[[ -z $best ]] || echo "$best"
+}
+
 # section NAME: the experiment's section of the document.
 section() {
-	local dir rel
+	local dir rel s=$series newest
 	experiment_load "$1"
 	dir=$(experiment_dir "$series")
 	[[ -z $top ]] || dir=$top/$(basename "$dir")
+	if [[ ! -d $dir && -z $fixed_series ]] && newest=$(newest_matrix "$dir") && [[ -n $newest ]]; then
+		dir=$newest s=${newest##*-}
+	fi
 	rel=${dir#"$LAB_TOP"/}
 	printf '## %s: %s\n\n' "$exp_name" "$exp_about"
 	if [[ ! -d $dir ]]; then
@@ -83,8 +103,9 @@ section() {
 		printf 'then `./lab.sh results`.\n\n'
 		return
 	fi
-	printf 'Experiment `%s` ([experiments/%s.conf](experiments/%s.conf)), series `%s`, runs in `%s`;\n' \
-		"$exp_name" "$exp_name" "$exp_name" "$series" "$rel"
+	printf 'Experiment `%s` ([experiments/%s.conf](experiments/%s.conf)), series `%s`%s, runs in `%s`;\n' \
+		"$exp_name" "$exp_name" "$exp_name" "$s" \
+		"$([[ $s == "$series" ]] || echo " (the newest recorded; this checkout's is \`$series\`)")" "$rel"
 	printf 'rerun with `./lab.sh matrix --experiment %s`, compare with `./lab.sh compare --experiment %s`.\n\n' \
 		"$exp_name" "$exp_name"
 	if [[ $exp_bound == none ]]; then
@@ -101,7 +122,12 @@ section() {
 	printf '# Results\n\n'
 	printf 'What the lab found, rendered by `./lab.sh results` from the recorded runs of the\n'
 	printf 'headline experiments (`experiments/*.conf` with `bench = yes`, which `make bench`\n'
-	printf 'runs) on the kernel series `%s`. Do not edit: rerun it. BENCHMARKS.md has every\n' "$series"
+	if [[ -n $fixed_series ]]; then
+		printf 'runs) on the kernel series `%s`. Do not edit: rerun it. BENCHMARKS.md has every\n' "$series"
+	else
+		printf 'runs), each on the series its section names: this checkout'"'"'s (`%s`) where it\n' "$series"
+		printf 'is recorded, else the newest recorded. Do not edit: rerun it. BENCHMARKS.md has every\n'
+	fi
 	printf 'table with the conditions it ran in, and the investigations behind them.\n\n'
 	for n in "${names[@]}"; do
 		section "$n"

@@ -73,6 +73,15 @@ for w in cyclic-anon webtrace; do
 	done
 done
 
+# Without --series each experiment is read on this checkout's series if
+# it is recorded there, else on the newest series recorded for it.
+rc=0
+"$lab" results --output "$tmp/N.md" >/dev/null 2>"$tmp/err" || rc=$?
+is "$rc" 0 "lab.sh results without --series exits 0"
+check "... the suite's section is its newest recorded series, and says so" \
+	grep -qF "series \`$series\` (the newest recorded; this checkout's is \`" "$tmp/N.md"
+check "... with the same rows as with --series" \
+	bash -c 'diff <(grep "^| " "$1") <(grep "^| " "$2")' _ "$tmp/R.md" "$tmp/N.md"
 usage_error "a bad --series is refused" "$lab" results --series xyz --output "$tmp/x.md"
 usage_error "an unknown argument is refused" "$lab" results --nonesuch
 done_testing

@@ -388,8 +388,12 @@ int main(int argc, char **argv)
 		warn_mixed_hosts(&runs, &o.grouping);
 	if (o.list_runs)
 		rc = list_runs(out.stream, &runs, &o.grouping) ? 1 : 0;
-	else if (o.headline)
+	else if (o.headline) {
 		rc = headline_write(out.stream, table_format_of(o.format), &runs, &o.grouping, o.baseline);
+		/* the cells whose time and rate shared the host, as compare lists them */
+		if (rc == 0 && report_concurrent(out.stream, o.format, &runs, &o.grouping) < 0)
+			rc = 1;
+	}
 	else if (o.bound.sim_dir != NULL)
 		rc = bound_write(out.stream, table_format_of(o.format), &runs, &o.grouping, &o.bound);
 	else

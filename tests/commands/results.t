@@ -19,6 +19,9 @@ export LAB_RESULTS=$tmp/results LAB_EXPERIMENTS=$tmp/exp
 mkdir -p "$LAB_RESULTS/bench" "$LAB_EXPERIMENTS"
 cp -r "$top/tests/commands/fixtures/suite" "$LAB_RESULTS/bench/suite-$series"
 cp "$top/experiments/suite.conf" "$top/experiments/gate-anon.conf" "$LAB_EXPERIMENTS/"
+# One run that shared the host: its section says so, as compare does.
+shared=$(find "$LAB_RESULTS/bench/suite-$series/cells/cart/webtrace" -name result.json | head -n 1)
+jq '.concurrent_guests = 2' "$shared" >"$tmp/r.json" && mv "$tmp/r.json" "$shared"
 
 rc=0
 "$lab" results --series "$series" --output "$tmp/R.md" >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -58,6 +61,8 @@ check "clockpro-lirs on cyclic-anon is significant (a * and Welch's p)" \
 	bash -c 'grep -E "^\| cyclic-anon +\| clockpro-lirs " "$1" | grep -qE "\\\\\* \(p [0-9.e-]+\)"' _ "$tmp/R.md"
 check "the section names the experiment, its .conf and the series" \
 	grep -qF "Experiment \`suite\` ([experiments/suite.conf](experiments/suite.conf)), series \`$series\`" "$tmp/R.md"
+check "runs that shared the host are listed under the table, by cell" \
+	bash -c 'grep -q "^\*\*Runs that ran beside other lab guests" "$1" && grep -q "^- webtrace | cart: 1 of [0-9]* run" "$1"' _ "$tmp/R.md"
 check "a headline experiment without runs says how to make them" \
 	grep -qF 'Not recorded on series `0450bb9f` here (no `' "$tmp/R.md"
 check "... naming its command" grep -qF './lab.sh matrix --experiment gate-anon' "$tmp/R.md"
@@ -65,10 +70,11 @@ check "the policies' section comes before the kernel-vs-model one" \
 	bash -c '[[ $(grep -n "^## suite" "$1" | cut -d: -f1) -lt $(grep -n "^## gate-anon" "$1" | cut -d: -f1) ]]' _ "$tmp/R.md"
 
 # The committed RESULTS.md, rendered from the whole matrix these runs
-# come from, has the same rows for them.
+# come from, has the same rows for them in its suite section.
 for w in cyclic-anon webtrace; do
 	for p in lru clockpro-lirs cart; do
-		got=$(grep -E "^\| $w +\| $p +\|" "$top/RESULTS.md" | sed -E 's/ +/ /g' || true)
+		got=$(awk '/^## / { in_suite = ($2 == "suite:") } in_suite' "$top/RESULTS.md" |
+			grep -E "^\| $w +\| $p +\|" | sed -E 's/ +/ /g' || true)
 		is "$got" "$(row "$w" "$p")" "RESULTS.md's $w $p row is what lab.sh results renders from its runs"
 	done
 done

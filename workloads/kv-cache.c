@@ -56,19 +56,8 @@ static pid_t server_pid;
 /* SIGTERM (redis shuts down on it), then after 10 s SIGKILL. */
 static void kill_server(void)
 {
-	double deadline = clock_now() + 10;
-
-	if (server_pid <= 0)
-		return;
-	kill(server_pid, SIGTERM);
-	while (waitpid(server_pid, NULL, WNOHANG) == 0) {
-		if (clock_now() > deadline) {
-			kill(server_pid, SIGKILL);
-			waitpid(server_pid, NULL, 0);
-			break;
-		}
-		usleep(10000);
-	}
+	if (server_pid > 0)
+		spawn_stop(server_pid, SIGTERM, 10);
 	server_pid = 0;
 }
 

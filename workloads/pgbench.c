@@ -201,13 +201,12 @@ static void stop_server(struct pgb *p)
 		die(EXIT_LAB_RUNTIME, "the server ended with status %d", rc);
 }
 
+/* SIGQUIT: PostgreSQL's immediate shutdown; SIGKILL after 10 s. */
 static void kill_server(void)
 {
-	if (server_pid > 0) {
-		kill(server_pid, SIGQUIT);
-		spawn_wait(server_pid);
-		server_pid = 0;
-	}
+	if (server_pid > 0)
+		spawn_stop(server_pid, SIGQUIT, 10);
+	server_pid = 0;
 }
 
 /* Start postgres on cluster dir, wait until it answers (pg_isready). */

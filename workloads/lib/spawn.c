@@ -1,5 +1,6 @@
 #include "spawn.h"
 
+#include "clock.h"
 #include "err.h"
 
 #include <errno.h>
@@ -74,6 +75,21 @@ int spawn_wait(pid_t pid)
 		if (errno != EINTR)
 			die(EXIT_LAB_RUNTIME, "cannot wait for a child: %s", strerror(errno));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void spawn_stop(pid_t pid, int sig, double seconds)
+{
+	double deadline = clock_now() + seconds;
+
+	kill(pid, sig);
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (clock_now() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return;
+		}
+		usleep(10000);
+	}
 }
 
 int spawn_capture(const char *const *argv, const struct spawn *how, char *out, size_t cap)

@@ -32,6 +32,10 @@ pid_t spawn_program(const char *program, const char *const *argv, const struct s
 /* Wait for pid: its exit status, or 128 + the signal that ended it. */
 int spawn_wait(pid_t pid);
 
+/* End a server child on a failure path: sig, then SIGKILL if it has not
+ * exited within seconds; reaped either way. */
+void spawn_stop(pid_t pid, int sig, double seconds);
+
 /* Run argv to its end with its stdout in out (at most cap - 1 bytes,
  * NUL-terminated; more is an error). Its exit status as spawn_wait's; a
  * program that could not be run is one error line and exit 1. */

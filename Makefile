@@ -22,7 +22,7 @@ SETUP_GOALS := deps kernels workloads analysis image tools
 
 .PHONY: all deps kernels kernel-vanilla kernel-lab kernel-debug kernel-vanilla-6.12 \
 	kernel-test kernel-export kernel-reset kernel-check kernel-cost workloads analysis image tools \
-	test check-shell bench stress clean distclean fuzz sanitize
+	test test-build check-shell bench stress clean distclean fuzz sanitize
 
 all:
 	@$(call locked,$(MAKE) --no-print-directory $(SETUP_GOALS))
@@ -98,8 +98,11 @@ image: workloads
 
 # make test boots today's kernel too (tests/lab/vanilla-6.12.t): it is
 # built here, not by make all.
-test: all kernel-test kernel-vanilla-6.12
+test: test-build
 	@tests/run
+
+# What make test builds before it runs anything (.ci/run times it apart).
+test-build: all kernel-test kernel-vanilla-6.12
 
 # The unit areas again, the host tools built with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/sanitize/); make test runs them too.

@@ -24,7 +24,7 @@ dir=$LAB_BUILD/image
 # What the manifest depends on: the tree, ripgrep, and the patterns and
 # flags (lib/sources.c) the tool runs it with; not the rest of the tool's
 # libraries, whose changes would rebuild the disk for nothing.
-key=$({ linux_source_version vanilla && rg --version | head -n1 &&
+key=$({ linux_source_version vanilla && rg --version | sed -n 1p &&
 	cat "$LAB_TOP"/workloads/file-search-manifest.c "$LAB_TOP"/workloads/lib/{sources,rgcount}.[ch]; } |
 	sha_stdin | cut -c1-16)
 img=sources-$key.img

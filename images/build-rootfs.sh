@@ -91,8 +91,9 @@ cp -r /usr/include/x86_64-linux-gnu/asm "$stage/usr/include/asm"
 # The guest's own tools: lab-exec (runs a workload, in its cgroup, and
 # records its cost), lab-psi (PSI snapshots), lab-switch (--switch-at),
 # lab-lrucheck (the LRU lists against their counters after a run),
-# lab-reclaim (direct reclaim stalls, kswapd's CPU).
-for tool in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim; do
+# lab-reclaim (direct reclaim stalls, kswapd's CPU), lab-coldcheck (do
+# MADV_COLD's folios stay inactive; lab.sh stress's lists group).
+for tool in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim lab-coldcheck; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
 		-o "$stage/lab/bin/$tool" "$LAB_TOP/images/guest/$tool.c"
 done

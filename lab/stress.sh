@@ -20,8 +20,12 @@ source "$LAB_TOP/lab/accel.sh"
 # shellcheck source=result.sh
 source "$LAB_TOP/lab/result.sh"
 
+# The guest's test groups (images/guest/stress-job.sh runs them in this
+# order), every one by default.
+stress_groups="lists stressng selftests memcg memcontrol switch cgroup"
+
 usage() {
-	cat <<'USAGE'
+	cat <<USAGE
 usage: lab.sh stress POLICY [options]
        lab.sh stress --scan CONSOLE_LOG
 
@@ -30,8 +34,8 @@ usage: lab.sh stress POLICY [options]
   --kernel-image F  boot the bzImage F (your own build) instead
   --duration S      seconds of stress-ng in total (default 60); selftests
                     and the memcg workloads run to completion on top
-  --groups "G ..."  the test groups to run: stressng selftests memcg
-                    memcontrol switch cgroup (default all), or none
+  --groups "G ..."  the test groups to run (default all), or none:
+                    $stress_groups
   --mem SIZE        guest memory (default 256M, 384M for the debug kernel)
   --vcpus N         guest CPUs (default 2, 1 to 8)
 USAGE
@@ -80,7 +84,7 @@ shift
 policy_check "$policy"
 
 flavour="" duration=60 mem="" timeout_s="" boot_limit=300 results=$LAB_RESULTS
-groups="stressng selftests memcg memcontrol switch cgroup" boot_args=() vcpus=2
+groups=$stress_groups boot_args=() vcpus=2
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
@@ -124,8 +128,9 @@ in_list "$inject" "" warn fail panic hang die ||
 	die "$EX_USAGE" "LAB_STRESS_INJECT must be warn, fail, panic, hang or die, not '$inject'"
 [[ -n ${groups// /} ]] || die "$EX_USAGE" "--groups is empty (say none for no group)"
 for g in $groups; do
-	in_list "$g" stressng selftests memcg memcontrol switch cgroup none ||
-		die "$EX_USAGE" "bad --groups: unknown group '$g' (stressng selftests memcg memcontrol switch cgroup none)"
+	# shellcheck disable=SC2086 # the groups are words
+	in_list "$g" $stress_groups none ||
+		die "$EX_USAGE" "bad --groups: unknown group '$g' ($stress_groups none)"
 done
 
 guest_prepare "$flavour" "$policy"
@@ -167,7 +172,7 @@ kernel_json=$guest_kernel_json
 command="./lab.sh stress $policy --kernel $flavour --duration $duration --mem ${mem_mib}M"
 ((vcpus == 2)) || command+=" --vcpus $vcpus"
 [[ -z $(shape_options) ]] || command+=" $(shape_options)"
-[[ $groups == "stressng selftests memcg memcontrol switch cgroup" ]] || command+=" --groups \"$groups\""
+[[ $groups == "$stress_groups" ]] || command+=" --groups \"$groups\""
 for a in "${boot_args[@]}"; do command+=" --boot-arg $a"; done
 [[ -n ${LAB_KERNEL:-} ]] && command+=" --kernel-image ${LAB_KERNEL#"$LAB_TOP"/}"
 started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)

@@ -3,18 +3,19 @@
 #
 #   stress-job.sh RESULTS_DIR
 #
-# Runs, under memory pressure with swap: stress-ng's vm stressors, the
-# kernel's mm selftests (/lab/selftests, built by images/build-selftests.sh)
-# and the lab's data-verifying workloads inside a memcg whose memory.max is
-# below their size. One line per test goes to RESULTS_DIR/stress.tsv:
+# Runs the kernel's own moves between the LRU lists (lab-coldcheck), then,
+# under memory pressure with swap: stress-ng's vm stressors, the kernel's
+# mm selftests (/lab/selftests, built by images/build-selftests.sh) and the
+# lab's data-verifying workloads inside a memcg whose memory.max is below
+# their size. One line per test goes to RESULTS_DIR/stress.tsv:
 #   NAME <tab> pass|fail|skip <tab> SECONDS <tab> DETAIL
 # and its output to RESULTS_DIR/tests/NAME.log. Exit 0 only when every test
 # passed (a selftest that reports SKIP counts as skipped, not failed).
 #
 # From /job/job.env (written by lab/stress.sh):
 #   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
-#   LAB_STRESS_GROUPS    which groups run (default: stressng selftests memcg
-#                        memcontrol switch cgroup; "none" runs none)
+#   LAB_STRESS_GROUPS    which groups run ("none": none; lab/stress.sh
+#                        owns the list)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
 #                        WARNING line on the console, "fail" adds a failing
 #                        test, "panic" crashes the kernel, "hang" never ends,
@@ -24,7 +25,7 @@ out=${1:?usage: stress-job.sh RESULTS_DIR}
 # shellcheck disable=SC1091
 . /job/job.env
 duration=${LAB_STRESS_DURATION:-60}
-groups=${LAB_STRESS_GROUPS:-stressng selftests memcg memcontrol switch cgroup}
+groups=${LAB_STRESS_GROUPS:?job.env sets no LAB_STRESS_GROUPS}
 inject=${LAB_STRESS_INJECT:-}
 tsv=$out/stress.tsv
 logs=$out/tests
@@ -143,6 +144,13 @@ die)
 	exit 1
 	;;
 esac
+
+# --- the kernel's own list moves, first: before anything has been evicted,
+# while the CLOCK-Pro policies still fill their hot sets from new folios
+# (the moment a policy could take a move for an arrival).
+if has_group lists; then
+	run_test lists-madv-cold plain 300 /lab/bin/lab-coldcheck 16
+fi
 
 # --- stress-ng's vm stressors, each for its share of the duration, sized to
 # push the guest well into swap (two workers of 3/4 of RAM each).

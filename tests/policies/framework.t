@@ -51,6 +51,14 @@ for policy in $policies; do
 			check "random: no folio stays active to be deactivated ($down of $n events)" test "$down" = 0
 			check "random: the kernel's own activations only ($n, under a tenth of $evicted evictions)" \
 				test "$((n * 10))" -lt "$evicted"
+			# A refault within the workingset activates a folio,
+			# which random keeps inactive but marks PG_workingset,
+			# as lru marks a folio leaving its active list: its
+			# shadow then carries the workingset bit, and its next
+			# refault counts as thrashing (PSI, workingset_restore).
+			ws=$(grep -ac 'page_replace_forget:.*workingset=1' "$tmp/$policy.events" || true)
+			check "random: refaults of folios it kept from the workingset carry the workingset bit ($ws)" \
+				test "$ws" -gt 0
 			continue
 		fi
 		check "$policy: page_replace_$ev fired ($n events)" test "$n" -gt 0

@@ -90,7 +90,8 @@ guest_shape_argv() {
 
 # guest_resolve FLAVOUR: which kernel and image a boot would use, checked:
 # sets guest_kernel_src, guest_kernel_json (release and hashes; "unknown"
-# for LAB_KERNEL), guest_image_src and guest_image_sha. A flavour's
+# for LAB_KERNEL, with the image's path and checksum), guest_image_src and
+# guest_image_sha. A flavour's
 # directory is a link to one complete install (build-kernel.sh swaps it
 # in one rename), resolved once here, so bzImage and info.json always
 # belong together; the image's checksum is part of its file name
@@ -100,9 +101,10 @@ guest_resolve() {
 	local flavour=$1 kdir img
 	if [[ -n ${LAB_KERNEL:-} ]]; then
 		guest_kernel_src=$LAB_KERNEL
-		guest_kernel_json=$(jq -cn --arg k "$LAB_KERNEL" \
-			'{release: null, series_sha: "unknown", config_sha: "unknown", image: $k}')
 		[[ -f $guest_kernel_src ]] || die "$EX_MISSING" "kernel $LAB_KERNEL not found"
+		# Its checksum names it in comparisons: two images, two kernels.
+		guest_kernel_json=$(jq -cn --arg k "$LAB_KERNEL" --arg s "$(sha_stdin <"$LAB_KERNEL")" \
+			'{release: null, series_sha: "unknown", config_sha: "unknown", image: $k, image_sha: $s}')
 	else
 		kdir=$(readlink -f "$LAB_KERNEL_DIR/$flavour" 2>/dev/null) || kdir=$LAB_KERNEL_DIR/$flavour
 		guest_kernel_src=$kdir/bzImage

@@ -109,6 +109,26 @@ static long long integer_or(json_t *obj, const char *key, long long fallback)
 	return json_is_integer(v) ? json_integer_value(v) : fallback;
 }
 
+/*
+ * The series a run's kernel was built from, shortened; an own image
+ * (lab.sh run --kernel-image) has none, and is named by its checksum,
+ * "image-" and its first hex digits, or, in runs from before the checksum
+ * was recorded, by its file name: two images are two kernels.
+ */
+static void kernel_series(json_t *kernel, char *series, size_t size)
+{
+	const char *sha = string_or(kernel, "series_sha", "unknown");
+	const char *image = string_or(kernel, "image", NULL);
+	const char *image_sha = string_or(kernel, "image_sha", NULL);
+
+	if (strcmp(sha, "unknown") != 0 || (image == NULL && image_sha == NULL))
+		snprintf(series, size, "%s", sha);
+	else if (image_sha != NULL)
+		snprintf(series, size, "image-%s", image_sha);
+	else
+		snprintf(series, size, "%s", strrchr(image, '/') ? strrchr(image, '/') + 1 : image);
+}
+
 static int add_kernel(struct experiment *e, json_t *root)
 {
 	const char *policy = string_or(root, "policy", "");
@@ -117,7 +137,7 @@ static int add_kernel(struct experiment *e, json_t *root)
 	json_t *kernel = json_object_get(root, "kernel");
 	char series[SHA_SHOWN + 1], config[SHA_SHOWN + 1];
 
-	snprintf(series, sizeof(series), "%s", string_or(kernel, "series_sha", "unknown"));
+	kernel_series(kernel, series, sizeof(series));
 	snprintf(config, sizeof(config), "%s", string_or(kernel, "config_sha", "unknown"));
 	return add(e, PARAM_KERNEL_FLAVOUR, "kernel", flavour) ||
 	       add(e, PARAM_SERIES_SHA, "series", series) ||

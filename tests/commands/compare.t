@@ -140,6 +140,19 @@ check "grouping: vanilla's two kernels are two columns" \
 	"$tmp/norefs" "$tmp/newkernel" >"$tmp/merged.csv"
 check "grouping: --ignore kernel.series_sha merges them (n=4)" \
 	test "$(csv_get "$tmp/merged.csv" workload=cyclic-anon vanilla_n)" = 4
+# Own images (--kernel-image) have no series: two of them are two
+# kernels all the same, told apart by the image's checksum (or, in runs
+# from before it was recorded, its path).
+variant imga '.kernel = {release: null, series_sha: "unknown", config_sha: "unknown", image: "/k/a.bzImage", image_sha: "aaaaaaaaaaaaaaaaaaaa"}'
+variant imgb '.kernel = {release: null, series_sha: "unknown", config_sha: "unknown", image: "/k/b.bzImage", image_sha: "bbbbbbbbbbbbbbbbbbbb"}'
+"$lab" compare --baseline vanilla-mglru --format csv --metric majflt "$tmp/imga" "$tmp/imgb" >"$tmp/img.csv" 2>/dev/null
+check "grouping: two own images are two columns, named by their checksums" \
+	bash -c 'head -n1 "$1" | grep -q ",vanilla series=image-aaaaaa_n," && head -n1 "$1" | grep -q ",vanilla series=image-bbbbbb_n,"' _ "$tmp/img.csv"
+variant imgc '.kernel = {release: null, series_sha: "unknown", config_sha: "unknown", image: "/k/c.bzImage"}'
+variant imgd '.kernel = {release: null, series_sha: "unknown", config_sha: "unknown", image: "/k/d.bzImage"}'
+"$lab" compare --baseline vanilla-mglru --format csv --metric majflt "$tmp/imgc" "$tmp/imgd" >"$tmp/imgp.csv" 2>/dev/null
+check "grouping: ... and by their paths where no checksum was recorded" \
+	bash -c 'head -n1 "$1" | grep -q ",vanilla series=c.bzImage_n," && head -n1 "$1" | grep -q ",vanilla series=d.bzImage_n,"' _ "$tmp/imgp.csv"
 usage_error "--ignore an unknown parameter: exit 2, one line" "$lab" compare --ignore nope "$tmp/norefs"
 # One policy's settings against each other: --columns puts a parameter
 # in the column labels, and --baseline names one whole column.

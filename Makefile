@@ -47,8 +47,8 @@ kernel-lab: deps
 kernel-debug: deps
 	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh debug)
 
-# The lab kernel with test.config on top: policies that exist only to be
-# tested (test-stall, for the safety fallback).  make test needs it.
+# The lab kernel with test.config on top: what exists only to be tested
+# (fail_page_replace, for the safety fallback).  make test needs it.
 kernel-test: deps
 	@$(call locked,$(KSCRIPTS)/prepare-tree.sh lab && $(KSCRIPTS)/build-kernel.sh test)
 

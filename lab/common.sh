@@ -21,7 +21,8 @@ export EX_OK EX_HARNESS EX_USAGE EX_VERIFY EX_WORKLOAD EX_PANIC EX_TIMEOUT \
 
 # Kernels: the unpatched reference, the lab kernel with the series, its
 # debug build (the reliability gate) and its test build (the lab kernel
-# plus policies that exist only to be tested, e.g. test-stall).
+# plus what exists only to be tested: fail_page_replace, the shadow
+# clocks' late start, the multi-gen LRU on by default).
 # vanilla-6.12 is today's kernel, unpatched: the users' alternative.
 LAB_FLAVOURS=(vanilla lab debug test vanilla-6.12)
 

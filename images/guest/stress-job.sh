@@ -277,9 +277,8 @@ if has_group switch; then
 	else
 		boot_policy=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' $pf)
 		# Every list policy a user may pick: a switch to or from mglru is
-		# refused (page_replace.rst, "Switching at run time"), and
-		# test-stall exists to be fallen back from.
-		policies=$(tr -d '[]' <$pf | tr ' ' '\n' | grep -vx -e test-stall -e mglru -e '')
+		# refused (page_replace.rst, "Switching at run time").
+		policies=$(tr -d '[]' <$pf | tr ' ' '\n' | grep -vx -e mglru -e '')
 		nr_policies=$(echo "$policies" | wc -l)
 		every=$((duration / 20))
 		[ $every -ge 2 ] || every=2

@@ -9,8 +9,8 @@
 #          lab.config: what a user would run instead of any policy here.
 # lab:     the series applied, lab.config + series.config.
 # debug:   the lab source with debug.config on top (reliability gate).
-# test:    the lab source with test.config on top: the policies that exist
-#          only to be tested (the safety fallback's test-stall).  It differs
+# test:    the lab source with test.config on top: what exists only to be
+#          tested (fail_page_replace for the safety fallback).  It differs
 #          from lab by a few symbols, so ccache serves most of its build.
 # cost-vanilla, cost-lab: vanilla and lab with cost.config (jump labels
 #          on), for make kernel-cost; vmlinux only, left in the object

@@ -127,9 +127,9 @@ mutant sym 's/CONFIG_PAGE_REPLACE_CLOCKPRO	/CONFIG_PAGE_REPLACE_CLOCK	/' \
 mutant perf 's/	clockpro_\*	/	clockpro_nonesuch_*	/' \
 	"no function of mm/page_replace_clockpro.c matches" \
 	"a perf symbol that matches none of the policy's functions disagrees"
-mutant kernel 's/^test-stall	test	/test-stall	lab	/' \
-	"test-stall: kernel lab, but CONFIG_PAGE_REPLACE_TEST_STALL depends on DEBUG_KERNEL: yes" \
-	"a test kernels' policy said to be the lab kernel's disagrees"
+mutant kernel 's/^clockpro	lab	/clockpro	test	/' \
+	"clockpro: kernel test, but CONFIG_PAGE_REPLACE_CLOCKPRO depends on DEBUG_KERNEL: no" \
+	"a lab kernel policy said to be the test kernels' only disagrees"
 mutant event 's/	page_replace_cart_r	/	page_replace_cartr	/' \
 	"cart-r: its event page_replace_cartr is no TRACE_EVENT" \
 	"an event the series does not define disagrees"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lru's shadow entries stay lru's after a switch of policies, however
 # large its eviction timestamps grow. The test kernel's
-# page_replace_test_age= starts every nonresident clock at 2^35 (a
+# page_replace.test_age= starts every nonresident clock at 2^35 (a
 # timestamp lru reaches after 2^35 evictions), and the guest switches
 # lru -> clockpro -> lru early in the timed phase: lru must activate as
 # many refaults as with the clocks at 0. The 40-patch series told a
@@ -17,7 +17,7 @@ export LAB_RESULTS=$tmp/res
 age_run() {
 	local age=$1 rc=0 dir
 	"$top/lab.sh" run lru webtrace --kernel test --switch-at 1:clockpro,2:lru \
-		--boot-arg page_replace_test_age="$age" --timeout 600 \
+		--boot-arg page_replace.test_age="$age" --timeout 600 \
 		>"$tmp/age-$age.out" 2>"$tmp/age-$age.err" || rc=$?
 	dir=$(last_line "$tmp/age-$age.out")
 	if [[ $rc != 0 ]] || ! jq -e '.verified and ([.switches[] | select(.ok)] | length) == 2' \

@@ -83,6 +83,21 @@ for policy in $policies; do
 	check "$policy cyclic-anon: and within 10% of it" within 10 "$root" "$child"
 done
 
+# The stats file sums a policy's per-lruvec state over every memcg: a
+# child's history shows there (it once summed the root memcg's lruvecs
+# only, where a child's pages never are). The page cache's history
+# outlives the workload, so a file run's change of cart_b1_file and
+# cart_b2_file over the run is the history it left.
+if [[ " $policies " == *" cart "* ]]; then
+	rm -f "$tmp/last.dir"
+	refaults=$(count_run cart cyclic-file workingset_refault_file --cgroup work)
+	last_dir=$(cat "$tmp/last.dir" 2>/dev/null || true)
+	hist=$(jq '(.policy_stats.cart_b1_file // 0) + (.policy_stats.cart_b2_file // 0)' \
+		"$last_dir/result.json" 2>/dev/null || echo 0)
+	check "cart: the stats file counts a child memcg's history (cart_b1_file + cart_b2_file $hist, $refaults refaults)" \
+		awk -v h="$hist" -v r="$refaults" 'BEGIN { exit !(r > 0 && h * 10 >= r) }'
+fi
+
 # targets_move EVENT FIELD: the field takes more than two values in the
 # trace, and is not pinned to its bounds (0 for all, or equal to a bound
 # field in every event).

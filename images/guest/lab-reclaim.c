@@ -3,18 +3,25 @@
  * lab-reclaim: what reclaim cost the tasks and the machine over the timed
  * phase, the two figures a user feels besides throughput.
  *
- *   lab-reclaim stalls INSTANCE
+ *   lab-reclaim stalls INSTANCE [MARKER]
  *	Read the text of the trace_pipe of a tracefs instance (the directory
  *	INSTANCE) that records vmscan's mm_vmscan_direct_reclaim_begin/_end and
  *	mm_vmscan_memcg_reclaim_begin/_end, until end of file or SIGTERM
  *	(then what is buffered is read too). A task's begin and its next end
  *	are one stall: the time the task waited in direct reclaim, for the
- *	zone's watermark (direct) or its cgroup's limit (memcg). Prints
+ *	zone's watermark (direct) or its cgroup's limit (memcg). With MARKER,
+ *	only the stalls that begin between the instance's trace_marker lines
+ *	"MARKER-start" and "MARKER-end" count, so that a caller who reads
+ *	/proc/vmstat just before writing the one and just before writing the
+ *	other compares the same window: every direct stall counted is one
+ *	allocstall of its delta. Ends whose begins came before the window are
+ *	then not the window's, and are left out. Prints
  *	"name value" lines: stalls, memcg_stalls (of them), stall_total_us,
  *	stall_p50_us, stall_p99_us, stall_max_us (exact: every stall is
  *	kept), stalls_over_frame (above 8.3 ms, a 120 Hz frame: the reclaim
  *	latency budget phone makers asked for at LSF/MM/BPF 2026), unpaired
- *	(an end without its begin, or a begin still open at the end), lines
+ *	(an end without its begin, or a begin still open at the end; with
+ *	MARKER, a begin of the window still open at the end), lines
  *	(event lines read) and overrun (events the instance's ring buffer
  *	lost, from INSTANCE/per_cpu/cpuN/stats: the figures are exact when 0).
  *
@@ -60,7 +67,11 @@ struct open_stall {
 	long pid;
 	uint64_t begin_us;
 	int memcg;
+	int counted; /* it began in the window */
 };
+
+/* Where the reading is against MARKER's window. */
+enum window { WINDOW_BEFORE, WINDOW_IN, WINDOW_AFTER };
 
 struct stalls {
 	uint64_t *us; /* every stall's length */
@@ -68,6 +79,8 @@ struct stalls {
 	uint64_t memcg, unpaired, lines;
 	struct open_stall open[MAX_TASKS];
 	size_t nopen;
+	const char *marker; /* NULL: every stall counts */
+	enum window window;
 };
 
 static int add_stall(struct stalls *s, uint64_t us)
@@ -98,11 +111,22 @@ static int parse_line(struct stalls *s, char *line)
 					      "mm_vmscan_memcg_reclaim_begin:",
 					      "mm_vmscan_memcg_reclaim_end:" };
 	unsigned long secs, usecs;
-	char *ev = NULL, *ts, *cpu, *dash;
+	char *ev = NULL, *ts, *cpu, *dash, *mark;
 	int which = -1;
 	uint64_t t;
 	long pid;
 
+	mark = s->marker ? strstr(line, "tracing_mark_write: ") : NULL;
+	if (mark) {
+		size_t n = strlen(s->marker);
+
+		mark += strlen("tracing_mark_write: ");
+		if (!strncmp(mark, s->marker, n) && !strcmp(mark + n, "-start"))
+			s->window = WINDOW_IN;
+		else if (!strncmp(mark, s->marker, n) && !strcmp(mark + n, "-end"))
+			s->window = WINDOW_AFTER;
+		return 0;
+	}
 	for (int i = 0; i < 4 && which < 0; i++) {
 		ev = strstr(line, events[i]);
 		if (ev)
@@ -134,29 +158,36 @@ static int parse_line(struct stalls *s, char *line)
 		return -1;
 
 	if (which % 2 == 0) { /* a begin */
+		int counted = !s->marker || s->window == WINDOW_IN;
+
 		for (size_t i = 0; i < s->nopen; i++)
 			if (s->open[i].pid == pid) { /* its end was lost */
+				s->unpaired += s->open[i].counted;
 				s->open[i] = s->open[--s->nopen];
-				s->unpaired++;
 				break;
 			}
 		if (s->nopen == MAX_TASKS) {
-			s->unpaired++;
+			s->unpaired += counted;
 			return 0;
 		}
-		s->open[s->nopen++] = (struct open_stall){ pid, t, which == 2 };
+		s->open[s->nopen++] = (struct open_stall){ pid, t, which == 2, counted };
 		return 0;
 	}
 	for (size_t i = 0; i < s->nopen; i++) {
-		if (s->open[i].pid != pid)
+		struct open_stall o = s->open[i];
+
+		if (o.pid != pid)
 			continue;
-		if (add_stall(s, t >= s->open[i].begin_us ? t - s->open[i].begin_us : 0))
-			return -1;
-		s->memcg += s->open[i].memcg;
 		s->open[i] = s->open[--s->nopen];
+		if (!o.counted)
+			return 0;
+		if (add_stall(s, t >= o.begin_us ? t - o.begin_us : 0))
+			return -1;
+		s->memcg += o.memcg;
 		return 0;
 	}
-	s->unpaired++;
+	/* with a window, an end without its begin began before it */
+	s->unpaired += !s->marker;
 	return 0;
 }
 
@@ -201,7 +232,7 @@ static int overrun(const char *dir, unsigned long long *lost)
 	}
 }
 
-static int stalls(const char *dir)
+static int stalls(const char *dir, const char *marker)
 {
 	struct sigaction sa = { .sa_handler = on_term }; /* no SA_RESTART */
 	static struct stalls s;
@@ -211,6 +242,7 @@ static int stalls(const char *dir)
 	uint64_t total = 0, over = 0;
 	int fd;
 
+	s.marker = marker;
 	snprintf(path, sizeof(path), "%s/trace_pipe", dir);
 	fd = trace_fd = open(path, O_RDONLY);
 
@@ -252,6 +284,8 @@ static int stalls(const char *dir)
 		fprintf(stderr, "lab-reclaim: %s/per_cpu/cpu0/stats: %s\n", dir, strerror(errno));
 		return 1;
 	}
+	for (size_t i = 0; i < s.nopen; i++)
+		s.unpaired += s.open[i].counted;
 	qsort(s.us, s.n, sizeof(*s.us), cmp_u64);
 	for (size_t i = 0; i < s.n; i++) {
 		total += s.us[i];
@@ -263,7 +297,7 @@ static int stalls(const char *dir)
 	       (unsigned long long)percentile(&s, 50), (unsigned long long)percentile(&s, 99),
 	       (unsigned long long)(s.n ? s.us[s.n - 1] : 0));
 	printf("stalls_over_frame %llu\nunpaired %llu\nlines %llu\noverrun %llu\n",
-	       (unsigned long long)over, (unsigned long long)(s.unpaired + s.nopen),
+	       (unsigned long long)over, (unsigned long long)s.unpaired,
 	       (unsigned long long)s.lines, lost);
 	free(s.us);
 	return 0;
@@ -315,10 +349,10 @@ static int kswapd(void)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "stalls"))
-		return stalls(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "stalls"))
+		return stalls(argv[2], argc == 4 ? argv[3] : NULL);
 	if (argc == 2 && !strcmp(argv[1], "kswapd"))
 		return kswapd();
-	fprintf(stderr, "usage: lab-reclaim stalls INSTANCE | lab-reclaim kswapd\n");
+	fprintf(stderr, "usage: lab-reclaim stalls INSTANCE [MARKER] | lab-reclaim kswapd\n");
 	return 2;
 }

@@ -172,6 +172,27 @@ T
 is "$(tr '\n' ' ' <"$tmp/stalls")" \
 	"stalls 3 memcg_stalls 1 stall_total_us 21300 stall_p50_us 1000 stall_p99_us 20000 stall_max_us 20000 stalls_over_frame 1 unpaired 1 lines 7 overrun 5 " \
 	"lab-reclaim stalls: 3 stalls (1 memcg), p50 and max, 1 above 8.3 ms, 1 unpaired, 5 lost"
+# With a MARKER only the stalls that begin between MARKER-start and
+# MARKER-end count: one begun before the window (its end inside) and one
+# begun after it are not the window's, nor unpaired; one begun inside
+# whose end comes after the end marker is; one still open at the end is
+# unpaired.
+cat >"$inst/trace_pipe" <<'T'
+     cyclic-anon-212     [001] .....    10.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+              sh-1       [000] .....    10.100000: tracing_mark_write: lab-window-start
+     cyclic-anon-212     [001] .....    10.200000: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+            stray-5      [000] .....    10.300000: mm_vmscan_direct_reclaim_end: nr_reclaimed=1
+     cyclic-anon-212     [001] .....    11.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+         other-90        [000] .....    11.500000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+              sh-1       [000] .....    12.000000: tracing_mark_write: lab-window-end
+     cyclic-anon-212     [001] .....    12.002000: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+     cyclic-anon-212     [001] .....    13.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+     cyclic-anon-212     [001] .....    13.000100: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+T
+"$tmp/lab-reclaim" stalls "$inst" lab-window >"$tmp/stalls"
+is "$(grep -E '^(stalls|unpaired|stall_max_us) ' "$tmp/stalls" | tr '\n' ' ')" \
+	"stalls 1 stall_max_us 1002000 unpaired 1 " \
+	"lab-reclaim stalls MARKER: the window's stalls only, its open one unpaired, the others not its own"
 printf '   x-1  [000] .....  garbage: mm_vmscan_direct_reclaim_begin: order=0\n' >"$inst/trace_pipe"
 rc=0
 "$tmp/lab-reclaim" stalls "$inst" >/dev/null 2>"$tmp/err" || rc=$?

@@ -15,7 +15,7 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/tap.bash"
 export LAB_RESULTS=$tmp/res
 
-args=(lru cyclic-file --kernel test --mem 192M --size 240M --boot-arg fail_page_replace=1,100,0,-1
+args=(lru cyclic-file --kernel test --mem 192M --size 240M --boot-arg "fail_page_replace=1,100,0,-1"
 	--switch-at 1:clockpro)
 
 rc=0

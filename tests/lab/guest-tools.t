@@ -11,7 +11,7 @@ source "$(dirname "$0")/tap.sh"
 src=$top/images/guest
 # shellcheck disable=SC2317 # called through check
 json_ok() { jq -e "$@" >/dev/null; }	# json_ok [-s] FILTER FILE
-for t in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim; do
+for t in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim lab-coldcheck; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$src/$t.c"
 done
 
@@ -206,4 +206,12 @@ rc=0
 is "$rc" 2 "lab-reclaim without a command: usage, exit 2"
 check "lab-reclaim kswapd: one line of CPU seconds" \
 	bash -c '[[ $("$1" kswapd) =~ ^kswapd_cpu_s\ [0-9]+\.[0-9]{2}$ ]]' _ "$tmp/lab-reclaim"
+# lab-coldcheck (the stress job's lists group): a size it cannot map is
+# bad usage, one line and exit 2, before it touches memory.
+for a in x 0 4097 "1 2"; do
+	rc=0
+	# shellcheck disable=SC2086 # "1 2" is two arguments on purpose
+	"$tmp/lab-coldcheck" $a >/dev/null 2>"$tmp/err" || rc=$?
+	is "$rc:$(wc -l <"$tmp/err")" "2:1" "lab-coldcheck $a: usage, exit 2, one line"
+done
 done_testing

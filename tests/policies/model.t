@@ -31,7 +31,14 @@ export LAB_RESULTS=$tmp/res
 # reads back 1.64x its model.
 cells=${LAB_TEST_CELLS:-lru:cyclic-anon cart:cyclic-anon cart:cyclic-file cart-r:cyclic-anon
 random:cyclic-anon clockpro-lirs:cyclic-anon clockpro-lirs:cyclic-file cart-r:webtrace}
-run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0)
+# Watermark boosting off: after a fragmenting allocation kswapd reclaims
+# up to 1.5x the high watermark beyond its target, in a burst, so the
+# cache the loop has shrinks and regrows mid-run, which the model's fixed
+# cache does not do. With it on (6.1's default) clockpro-lirs cyclic-file
+# read back 1.019-1.054x its model in 7 runs of 8 and 1.189x in one (CI:
+# 1.13x); with it off 1.015-1.023x (docs/notes/kernel-vs-model.md).
+run_args=(--mem 192M --size 240M --timeout 400 --refs --sysctl vm.page-cluster=0
+	--sysctl vm.watermark_boost_factor=0)
 
 # within PCT KERNEL MODEL: numbers, |KERNEL - MODEL| <= PCT% of MODEL
 # shellcheck disable=SC2317 # called through check
@@ -96,11 +103,10 @@ for cell in $cells; do
 		diag "$(tail -n 2 "$tmp/$policy-$workload-1.err")"
 		continue
 	fi
-	# Identical runs of a page-cache loop spread by up to 10% under TCG
-	# (clockpro-lirs cyclic-file: 56,228-62,614 pages against its model's
-	# 55,978-56,228), so a run outside the bound is run once more and the
-	# two runs' sums decide, as cgroup.t does: an algorithm that is not
-	# its model misses in both.
+	# Identical runs still spread (random draws; reclaim's batches meet
+	# the loop at different pages), so a run outside the bound is run
+	# once more and the two runs' sums decide, as cgroup.t does: an
+	# algorithm that is not its model misses in both.
 	runs=1
 	if ! within "$tol" "$kernel" "$model"; then
 		diag "$policy $workload: ${counter#kernel_} $kernel against model $model: a second run decides"

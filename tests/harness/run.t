@@ -83,4 +83,41 @@ for why in "b/noplan.t: 0 plans" "b/short.t: plan says 2 tests, ran 1" "b/twopla
 done
 runs "" nosuch
 is "$rc" 2 "an unknown area is a usage error"
+
+# Scripts run side by side (LAB_TEST_JOBS), rows in script order; one
+# marked "# tests/run: alone" runs with none beside it. Each script
+# logs its start and end (seconds since the epoch, nanoseconds).
+mkdir -p "$t/tests/c"
+# shellcheck disable=SC2016 # the script's own expansions
+timed() {	# timed NAME SECONDS [alone]: sleeps, logs its interval
+	{
+		printf '#!/bin/sh\n'
+		[[ -z ${3:-} ]] || printf '# tests/run: alone\n'
+		printf 'echo "%s start $(date +%%s%%N)" >>%s\n' "$1" "$tmp/spans"
+		printf 'sleep %s\necho "ok 1 - %s"; echo 1..1\n' "$2" "$1"
+		printf 'echo "%s end $(date +%%s%%N)" >>%s\n' "$1" "$tmp/spans"
+	} >"$t/tests/c/$1.t"
+	chmod +x "$t/tests/c/$1.t"
+}
+timed a-slow 2
+timed b-fast 0
+timed c-slow 2
+timed d-alone 1 alone
+timed e-after 1
+rm -f "$tmp/spans"
+start_s=$SECONDS
+LAB_TEST_JOBS=2 runs "" c
+wall=$((SECONDS - start_s))
+is "$rc $(tail -n1 <<<"$out")" "0 5 passed, 0 failed, 0 skipped" "two jobs: five scripts pass"
+check "two jobs: rows in script order, not the order they ended" \
+	test "$(grep '^c/' "$tmp/out" | awk '{ print $1 }' | tr '\n' ' ')" = "c/a-slow.t c/b-fast.t c/c-slow.t c/d-alone.t c/e-after.t "
+check "two jobs: scripts overlapped (wall ${wall}s, one by one they sleep 6 s)" test "$wall" -lt 6
+# span NAME start|end: the time NAME logged
+span() { awk -v n="$1" -v w="$2" '$1 == n && $2 == w { print $3 }' "$tmp/spans"; }
+check "the alone script ran with no other beside it" \
+	test "$(span d-alone start)" -ge "$(span c-slow end)" -a "$(span e-after start)" -ge "$(span d-alone end)"
+check "the summary line says the jobs" grep -q '^script seconds by area: c [0-9]*s, wall [0-9]*s with 2 jobs$' "$tmp/out"
+LAB_TEST_JOBS=x runs "" c
+is "$rc $(cat "$tmp/out")" "2 tests/run: LAB_TEST_JOBS must be a positive integer, not 'x'" \
+	"a bad LAB_TEST_JOBS: one line, exit 2"
 done_testing

@@ -19,7 +19,7 @@ args=(lru cyclic-file --kernel test --mem 192M --size 240M --boot-arg "fail_page
 	--switch-at 1:clockpro)
 
 rc=0
-"$top/lab.sh" run "${args[@]}" --timeout 300 -- --passes 3 >"$tmp/on.out" 2>"$tmp/on.err" || rc=$?
+"$top/lab.sh" run "${args[@]}" --timeout 300 -- --passes 2 >"$tmp/on.out" 2>"$tmp/on.err" || rc=$?
 dir=$(last_line "$tmp/on.out")
 res=$dir/result.json
 check "fallback on: the run exits 0" test "$rc" = 0
@@ -52,7 +52,7 @@ check "fallback on: then switched back to lru, with the reason" \
 # apart from global reclaim, and the memcg OOM killer must not end the
 # workload before the fallback does.
 rc=0
-"$top/lab.sh" run "${args[@]}" --cgroup work:50% --timeout 300 -- --passes 3 \
+"$top/lab.sh" run "${args[@]}" --cgroup work:50% --timeout 300 -- --passes 2 \
 	>"$tmp/memcg.out" 2>"$tmp/memcg.err" || rc=$?
 dir=$(last_line "$tmp/memcg.out")
 res=$dir/result.json
@@ -66,7 +66,7 @@ check "memcg at its limit: the memcg was not OOM-killed" \
 
 rc=0
 "$top/lab.sh" run "${args[@]}" --boot-arg page_replace.fallback=0 --timeout 240 \
-	-- --passes 3 >"$tmp/off.out" 2>"$tmp/off.err" || rc=$?
+	-- --passes 2 >"$tmp/off.out" 2>"$tmp/off.err" || rc=$?
 dir=$(last_line "$tmp/off.out")
 res=$dir/result.json
 check "fallback off: the run fails (OOM or stall: exit 4, 5 or 6; got $rc)" \

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: alone (its limits are seconds: accel_payload_runs within 3 s)
 # lab/accel.sh decides KVM or TCG within 3 s, and says kvm only when a KVM
 # guest really ran the probe's code: protected mode, long mode, 64 MiB of
 # RAM filled and its last byte (0x2a) written to isa-debug-exit, so that

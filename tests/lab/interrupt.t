@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: alone (SIGINT must clean up within 5 s)
 # Interruption and concurrency, on real guests. A run whose guest hangs
 # (LAB_INJECT=hang) is registered; a second run made beside it records it
 # in concurrent_guests; SIGINT to the hanging lab.sh run, and then to a

@@ -92,10 +92,11 @@ cp -r /usr/include/x86_64-linux-gnu/asm "$stage/usr/include/asm"
 # records its cost), lab-psi (PSI snapshots), lab-switch (--switch-at),
 # lab-lrucheck (the LRU lists against their counters after a run),
 # lab-reclaim (direct reclaim stalls, kswapd's CPU), lab-coldcheck (do
-# MADV_COLD's folios stay inactive; lab.sh stress's lists group).
-for tool in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim lab-coldcheck; do
+# MADV_COLD's folios stay inactive; lab.sh stress's lists group): every
+# images/guest/lab-*.c, one file a tool.
+for src in "$LAB_TOP"/images/guest/lab-*.c; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
-		-o "$stage/lab/bin/$tool" "$LAB_TOP/images/guest/$tool.c"
+		-o "$stage/lab/bin/$(basename "$src" .c)" "$src"
 done
 install -m 0755 "$LAB_TOP/images/guest/lab-crash" "$stage/lab/bin/lab-crash"
 install -m 0755 "$LAB_TOP/images/guest/init" "$stage/init"

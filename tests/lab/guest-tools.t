@@ -11,8 +11,9 @@ source "$(dirname "$0")/tap.sh"
 src=$top/images/guest
 # shellcheck disable=SC2317 # called through check
 json_ok() { jq -e "$@" >/dev/null; }	# json_ok [-s] FILTER FILE
-for t in lab-exec lab-psi lab-switch lab-lrucheck lab-reclaim lab-coldcheck; do
-	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$src/$t.c"
+# Every tool the image builds (images/build-rootfs.sh: images/guest/lab-*.c).
+for c in "$src"/lab-*.c; do
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$(basename "$c" .c)" "$c"
 done
 
 # lab-exec: the child's exit code, its cost as JSON.

@@ -56,6 +56,7 @@ For the lab's own tests only:
 For debugging a guest:
   LAB_QEMU_GDB=PORT        QEMU's gdb stub on 127.0.0.1:PORT (gdb vmlinux,
                            target remote :PORT); one guest at a time
+  LAB_TEST_JOBS=N          test scripts tests/run runs at a time (the CPUs)
   LAB_TEST_STRESS_DURATION=S  stress-ng seconds of tests/stress/gate.t (12)
   LAB_TEST_POLICIES="P ..."   the policies tests/policies runs
   LAB_TEST_CELLS="P:W ..."    the cells tests/policies/model.t holds to their model

@@ -22,7 +22,7 @@ source "$LAB_TOP/lab/result.sh"
 
 # The guest's test groups (images/guest/stress-job.sh runs them in this
 # order), every one by default.
-stress_groups="lists stressng selftests memcg memcontrol switch cgroup"
+stress_groups="lists history stressng selftests memcg memcontrol switch cgroup"
 
 usage() {
 	cat <<USAGE

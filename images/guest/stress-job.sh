@@ -152,6 +152,36 @@ if has_group lists; then
 	run_test lists-madv-cold plain 300 /lab/bin/lab-coldcheck 16
 fi
 
+# --- a policy's history once its file is gone: deleting a file forgets
+# every shadow entry of its pages, so the pages a policy counts in its
+# history (cart's and cart-r's B1 and B2) fall to what other files left.
+# With --fs xfs the page cache holds large folios, one shadow entry for
+# several pages. A policy that counts no history is skipped.
+# shellcheck disable=SC2016
+history_forget='
+	stats=/sys/kernel/mm/page_replace/stats
+	[ -r $stats ] || { echo "no $stats: this kernel has no page replacement policies"; exit 4; }
+	hist() { awk "\$1 ~ /^cart_b[12]_file\$/ { s += \$2; n++ } END { print n ? s : -1 }" $stats; }
+	counter() { awk -v k="$1" "\$1 == k { print \$2 }" $stats; }
+	[ "$(hist)" -ge 0 ] || { echo "no cart_b1_file or cart_b2_file in $stats: no history counted"; exit 4; }
+	mb=$(($1 * 3 / 2))
+	dd if=/dev/zero of=/data/history bs=1M count=$mb conv=fsync 2>&1 | tail -n 1
+	for pass in 1 2; do cat /data/history >/dev/null || exit 1; done
+	before=$(hist) size=$(($mb * 256))
+	entries=$(counter forgotten_truncate) pages=$(counter cart_forgotten)
+	rm /data/history || exit 1
+	after=$(hist)
+	echo "history_before $before"
+	echo "history_after $after"
+	echo "file_pages $size"
+	echo "entries_forgotten $(($(counter forgotten_truncate) - entries))"
+	echo "pages_forgotten $(($(counter cart_forgotten) - pages))"
+	[ "$before" -ge $((size / 4)) ] || { echo "the file left $before pages of history, fewer than a quarter of its $size"; exit 1; }
+	[ "$after" -le $((before / 20)) ] || { echo "$after pages of history stayed after the file went, of $before"; exit 1; }'
+if has_group history; then
+	run_test history-forget ksft 600 sh -c "$history_forget" - "$mem_total_mb"
+fi
+
 # --- stress-ng's vm stressors, each for its share of the duration, sized to
 # push the guest well into swap (two workers of 3/4 of RAM each).
 if has_group stressng; then

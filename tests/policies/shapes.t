@@ -9,7 +9,10 @@
 #    swap cache: cart must not count an entry it hit as forgotten again
 #    when its slot is freed;
 #  - four vCPUs with a faulting process on each (--procs 4), all
-#    reclaiming one lruvec through clockpro's state lock at once.
+#    reclaiming one lruvec through clockpro's state lock at once;
+#  - XFS data, whose page cache holds large folios, one shadow entry for
+#    all of a folio's pages: when the file goes, cart's history must lose
+#    every page of it, not one per entry.
 set -euo pipefail
 # shellcheck source=../lib/tap.bash
 source "$(dirname "$0")/../lib/tap.bash"
@@ -67,4 +70,20 @@ shape_run smp clockpro --vcpus 4 --size 300M -- --procs 4
 check "smp: 4 processes on 4 vCPUs ran the loop" \
 	jq -e '.vcpus == 4 and .workload_result.procs == 4 and
 		.workload_result.procs_shortest_s > 0' "$res"
+# --- cart's history when a file of large folios is deleted (lab.sh
+# stress's history group: a file of 1.5 x RAM read twice, then rm).
+rc=0
+"$top/lab.sh" stress cart --kernel lab --groups history --fs xfs --duration 1 \
+	>"$tmp/xfs.out" 2>"$tmp/xfs.err" || rc=$?
+dir=$(last_line "$tmp/xfs.out")
+log=$dir/tests/history-forget.log
+check "xfs: the history check ran and passed (exit $rc)" \
+	test "$rc" = 0 -a "$(jq -r '[.tests[] | select(.name == "history-forget")][0].result' "$dir/stress.json" 2>/dev/null)" = pass
+[[ $rc == 0 ]] || diag "$(grep -v '^ *$' "$log" 2>/dev/null | tail -n 3)"
+value() { awk -v k="$1" '$1 == k { print $2 }' "$log" 2>/dev/null; }
+entries=$(value entries_forgotten) pages=$(value pages_forgotten)
+check "xfs: large folios: the deleted file's entries stood for more pages than entries ($pages pages, $entries entries)" \
+	test "${pages:-0}" -gt "${entries:-0}" -a "${entries:-0}" -gt 0
+check "xfs: cart's history fell to $(value history_after) of $(value history_before) pages when the file went" \
+	awk -v a="$(value history_after)" -v b="$(value history_before)" 'BEGIN { exit !(a != "" && b > 0 && a <= b / 20) }'
 done_testing

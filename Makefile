@@ -28,7 +28,7 @@ all:
 	@$(call locked,$(MAKE) --no-print-directory $(SETUP_GOALS))
 
 deps:
-	@lab/deps.sh
+	@lab/make/deps.sh
 
 kernels: kernel-vanilla kernel-lab
 
@@ -116,16 +116,16 @@ fuzz: deps workloads
 	@$(MAKE) -s -C fuzz run
 
 check-shell:
-	@shellcheck -x lab.sh lab/*.sh kernel/scripts/*.sh images/*.sh tests/run tests/lib/*.bash .ci/run fuzz/run.sh
+	@shellcheck -x lab.sh lab/*/*.sh kernel/scripts/*.sh images/*.sh tests/run tests/lib/*.bash .ci/run fuzz/run.sh
 
 # The full reliability gate: every policy, debug kernel (RELIABILITY.md).
 stress: all kernel-debug
-	@lab/stress-gate.sh
+	@lab/make/stress-gate.sh
 
 # Benchmarks: the headline experiments (experiments/*.conf with bench = yes,
 # BENCHMARKS.md and RESULTS.md); not part of make test.
 bench: all
-	@lab/bench.sh
+	@lab/make/bench.sh
 
 clean:
 	rm -rf build/workloads build/analysis build/image build/runs build/test-logs \

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The lab's front door: a thin dispatcher over lab/*.sh, one job each.
+# The lab's front door: a thin dispatcher over lab/commands/*.sh, one job
+# each (lab/lib/: what they share; lab/schedulers/: where a matrix's cells
+# run; lab/make/: what make runs).
 set -euo pipefail
 lab_prog=lab
-# shellcheck source=lab/common.sh
-source "$(dirname "$0")/lab/common.sh"
+# shellcheck source=lab/lib/common.sh
+source "$(dirname "$0")/lab/lib/common.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -75,7 +77,7 @@ shift
 case $cmd in
 -h | --help | help) usage ;;
 run | list | shell | matrix | sweep | compare | results | plot | report | bound | stress)
-	script=$LAB_TOP/lab/$cmd.sh
+	script=$LAB_TOP/lab/commands/$cmd.sh
 	[[ -x $script ]] || die "$EX_USAGE" "'$cmd' is not available in this checkout yet"
 	exec "$script" "$@"
 	;;

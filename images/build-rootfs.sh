@@ -14,8 +14,8 @@
 # previous image stays beside it for a run that has just resolved it).
 set -euo pipefail
 lab_prog=build-rootfs
-# shellcheck source=../lab/common.sh
-source "$(dirname "$0")/../lab/common.sh"
+# shellcheck source=../lab/lib/common.sh
+source "$(dirname "$0")/../lab/lib/common.sh"
 
 stage=$LAB_BUILD/image/stage
 wl_bin=$LAB_BUILD/workloads

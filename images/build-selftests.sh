@@ -13,8 +13,8 @@
 # binary, so nothing half-built is ever taken for a test).
 set -euo pipefail
 lab_prog=build-selftests
-# shellcheck source=../lab/common.sh
-source "$(dirname "$0")/../lab/common.sh"
+# shellcheck source=../lab/lib/common.sh
+source "$(dirname "$0")/../lab/lib/common.sh"
 
 # The vm tests the gate runs; the hugetlb, KSM, NUMA, HMM and pkeys ones
 # need features the lean guest kernel does not have.

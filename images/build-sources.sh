@@ -13,8 +13,8 @@
 # them changes, and replaces the old in one rename of the link.
 set -euo pipefail
 lab_prog=build-sources
-# shellcheck source=../lab/common.sh
-source "$(dirname "$0")/../lab/common.sh"
+# shellcheck source=../lab/lib/common.sh
+source "$(dirname "$0")/../lab/lib/common.sh"
 
 tool=$LAB_BUILD/workloads/file-search-manifest
 [[ -x $tool ]] || die "$EX_MISSING" "build/workloads/file-search-manifest missing (make workloads)"

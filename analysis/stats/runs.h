@@ -8,7 +8,7 @@
 #include "experiment.h"
 
 /* The newest result.json layout this code reads (CONTRACTS.md,
- * "schema_version"); lab/result.sh writes it. */
+ * "schema_version"); lab/lib/result.sh writes it. */
 #define RESULT_SCHEMA_VERSION 1
 
 struct run {

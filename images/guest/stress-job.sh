@@ -12,9 +12,9 @@
 # and its output to RESULTS_DIR/tests/NAME.log. Exit 0 only when every test
 # passed (a selftest that reports SKIP counts as skipped, not failed).
 #
-# From /job/job.env (written by lab/stress.sh):
+# From /job/job.env (written by lab/commands/stress.sh):
 #   LAB_STRESS_DURATION  seconds of stress-ng in total (default 60)
-#   LAB_STRESS_GROUPS    which groups run ("none": none; lab/stress.sh
+#   LAB_STRESS_GROUPS    which groups run ("none": none; lab/commands/stress.sh
 #                        owns the list)
 #   LAB_STRESS_INJECT    for the gate's own tests: "warn" prints a kernel
 #                        WARNING line on the console, "fail" adds a failing

@@ -21,8 +21,8 @@
 # every tree: ccache then shares objects between vanilla and lab.
 set -euo pipefail
 lab_prog=build-kernel
-# shellcheck source=../../lab/common.sh
-source "$(dirname "$0")/../../lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$(dirname "$0")/../../lab/lib/common.sh"
 
 flavour=${1:-}
 case $flavour in
@@ -107,7 +107,7 @@ else
 fi
 # The install: a new directory build/kernels/.FLAVOUR-<time>-<pid> with
 # all three files, then build/kernels/FLAVOUR, a symbolic link, swapped to
-# it in one rename. A reader that resolves the link once (lab/guest.sh)
+# it in one rename. A reader that resolves the link once (lab/lib/guest.sh)
 # never pairs one build's bzImage with another's info.json. The previous
 # install stays (a run may have just resolved it); older ones go.
 new=$LAB_KERNEL_DIR/.$flavour-$(date -u +%Y%m%dT%H%M%S)-$$

@@ -16,8 +16,8 @@
 # from 1, comma-separated (e.g. 12,13), instead of all of them.
 set -euo pipefail
 lab_prog="check-series"
-# shellcheck source=../../lab/common.sh
-source "$(dirname "$0")/../../lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$(dirname "$0")/../../lab/lib/common.sh"
 
 build=1
 [[ ${1:-} == --no-build ]] && build=0

@@ -3,8 +3,8 @@
 # git format-patch and rewrite the series file to match.
 set -euo pipefail
 lab_prog=export-patches
-# shellcheck source=../../lab/common.sh
-source "$(dirname "$0")/../../lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$(dirname "$0")/../../lab/lib/common.sh"
 
 src=$LAB_BUILD/src/lab
 dest=$LAB_TOP/kernel/patches

@@ -63,8 +63,8 @@
 # neither kernel, 8 the helper is not built (make tools).
 set -euo pipefail
 lab_prog="kernel-cost"
-# shellcheck source=../../lab/common.sh
-source "$(dirname "$0")/../../lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$(dirname "$0")/../../lab/lib/common.sh"
 
 # NAME[:CONTAINER...]: the function, then the callers it may be inlined
 # into, innermost first (6.1's mm/swap.c, mm/vmscan.c, mm/workingset.c).

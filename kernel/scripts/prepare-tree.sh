@@ -14,8 +14,8 @@
 # throwing work away.
 set -euo pipefail
 lab_prog=prepare-tree
-# shellcheck source=../../lab/common.sh
-source "$(dirname "$0")/../../lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$(dirname "$0")/../../lab/lib/common.sh"
 
 flavour=${1:-}
 package=$(flavour_source "$flavour")

@@ -82,7 +82,7 @@ variant sysctl '.params.sysctl = ["vm.page-cluster=0"] | .majflt += 2000'
 variant bootargs '.params.boot_args = ["transparent_hugepage=never"] | .majflt += 3000'
 variant cgroup '.params.cgroup = {name: "wl", limit_bytes: 67108864} | .majflt += 4000'
 variant switched '.params.switch_at = 5 | .majflt += 5000'
-# A companion workload beside it (--also), as lab/run.sh records one.
+# A companion workload beside it (--also), as lab/commands/run.sh records one.
 also='{workload: "cyclic-file", size: "48M", cgroup: null,
 	args: ["--seed", "1", "--dir", "/data/also-1", "--size", "48M"]}'
 variant also ".params.also = [$also] | .majflt += 6000"

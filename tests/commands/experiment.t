@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2031 # programs for bash -c in single quotes; the series from a subshell
-# Experiments as data (experiments/*.conf, lab/experiment.sh): every
+# Experiments as data (experiments/*.conf, lab/lib/experiment.sh): every
 # experiment of the lab loads and lab.sh matrix --experiment lists one
 # cell per policy, workload and rep of its .conf, each with its run and
 # workload options, in DIR/NAME-SERIES; lab.sh compare --experiment
@@ -15,8 +15,8 @@ fx=$top/tests/commands/fixtures/runs
 export LAB_RESULTS=$tmp/results
 
 build_analysis
-# shellcheck source=../../lab/common.sh
-series=$(source "$top/lab/common.sh" && series_sha | cut -c1-8)
+# shellcheck source=../../lab/lib/common.sh
+series=$(source "$top/lab/lib/common.sh" && series_sha | cut -c1-8)
 
 # conf KEY FILE: the value of KEY in FILE, read here on its own.
 conf() { sed -nE "s/^$1[[:space:]]*=[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/p" "$2"; }

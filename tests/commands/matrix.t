@@ -134,7 +134,7 @@ if command -v parallel >/dev/null; then
 		test "$(awk -F'\t' 'NR > 1 && $7 == 8' "$tmp/r/partial/logs"/parallel-*.joblog | wc -l)" = 3
 	is "$(last_line "$tmp/out")" "$tmp/r/partial" "parallel: stdout ends with the matrix directory"
 else
-	not_ok "GNU parallel is installed (lab/deps.sh installs it)"
+	not_ok "GNU parallel is installed (lab/make/deps.sh installs it)"
 fi
 # Once more, locally: the earlier attempts' records do not count as this
 # one's (each cell reported once, after it ran again).

@@ -15,5 +15,5 @@ build_analysis() {
 
 # need_gnuplot: the plotting tests skip themselves, visibly, without it.
 need_gnuplot() {
-	command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/deps.sh installs gnuplot-nox)"
+	command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/make/deps.sh installs gnuplot-nox)"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/run: alone (its limits are seconds: accel_payload_runs within 3 s)
-# lab/accel.sh decides KVM or TCG within 3 s, and says kvm only when a KVM
+# lab/lib/accel.sh decides KVM or TCG within 3 s, and says kvm only when a KVM
 # guest really ran the probe's code: protected mode, long mode, 64 MiB of
 # RAM filled and its last byte (0x2a) written to isa-debug-exit, so that
 # QEMU exits with (0x2a << 1) | 1 = 85. A QEMU that hangs is cut at the
@@ -11,10 +11,10 @@
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
-# shellcheck source=../../lab/common.sh
-source "$top/lab/common.sh"
-# shellcheck source=../../lab/accel.sh
-source "$top/lab/accel.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$top/lab/lib/common.sh"
+# shellcheck source=../../lab/lib/accel.sh
+source "$top/lab/lib/accel.sh"
 
 qemu=$(command -v qemu-system-x86_64) || skip_all "qemu-system-x86_64 missing (make installs it)"
 if ! command -v as >/dev/null || ! command -v objcopy >/dev/null; then
@@ -58,7 +58,7 @@ runs real "the probe runs to its end under TCG (QEMU exits 85)" yes tcg
 runs works "a KVM that runs the probe is kvm" yes kvm -cpu host
 rm -f "$tmp/works.calls"
 # shellcheck disable=SC2016 # expanded by bash -c
-probe='source "$1/lab/common.sh"; source "$1/lab/accel.sh"; accel_probe'
+probe='source "$1/lab/lib/common.sh"; source "$1/lab/lib/accel.sh"; accel_probe'
 if [[ -r /dev/kvm && -w /dev/kvm ]]; then
 	check "accel_probe: a KVM that runs the probe is kvm" \
 		env PATH="$tmp/works:$PATH" bash -c "$probe" probe "$top"
@@ -79,7 +79,7 @@ runs quits "a QEMU that exits 0 without the probe's word is not kvm" no kvm -cpu
 choose() {
 	# shellcheck disable=SC2016 # expanded by bash -c
 	env LAB_BUILD="$tmp/build" "$@" bash -c 'set -euo pipefail
-		source "$1/lab/common.sh"; source "$1/lab/accel.sh"; accel_choose' choose "$top"
+		source "$1/lab/lib/common.sh"; source "$1/lab/lib/accel.sh"; accel_choose' choose "$top"
 }
 
 t0=$(ms)

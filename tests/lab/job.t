@@ -9,12 +9,12 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 kernel=$top/build/kernels/vanilla/bzImage
 export LAB_BUILD=$tmp/build
-# shellcheck source=../../lab/common.sh
-source "$top/lab/common.sh"
-# shellcheck source=../../lab/guest.sh
-source "$top/lab/guest.sh"
-# shellcheck source=../../lab/job.sh
-source "$top/lab/job.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$top/lab/lib/common.sh"
+# shellcheck source=../../lab/lib/guest.sh
+source "$top/lab/lib/guest.sh"
+# shellcheck source=../../lab/lib/job.sh
+source "$top/lab/lib/job.sh"
 
 # Two host files of one name, in two directories.
 mkdir -p "$tmp/a" "$tmp/b" "$tmp/job"

@@ -2,7 +2,7 @@
 # lab.sh list names every policy of lab/registry/policies.tsv but the test
 # kernels' and every workload of workloads.tsv, in the files' order, each
 # with its "about" column: read here from the files themselves, not
-# through lab/common.sh. (tests/lab/registry.t holds the registry to the
+# through lab/lib/common.sh. (tests/lab/registry.t holds the registry to the
 # kernel series, the workload programs and the analysis tools.)
 set -euo pipefail
 # shellcheck source=tap.sh

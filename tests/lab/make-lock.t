@@ -79,7 +79,7 @@ check "make -n kernel-lab does not wait for the lock" \
 	bash -c 'timeout 4 make -s -n -C "$1" KSCRIPTS="$2" kernel-lab >/dev/null' _ "$top" "$ks"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
-check "lab/run.sh's first-use make is make all (and today's kernel when asked), with no lock of its own around it" \
+check "lab/commands/run.sh's first-use make is make all (and today's kernel when asked), with no lock of its own around it" \
 	bash -c 'grep -qx "	goals=(all)" "$1" && grep -q "make -C \"\$LAB_TOP\" \"\${goals\[@\]}\"" "$1" &&
-		! grep -q "flock.*make" "$1"' _ "$top/lab/run.sh"
+		! grep -q "flock.*make" "$1"' _ "$top/lab/commands/run.sh"
 done_testing

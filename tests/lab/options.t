@@ -206,7 +206,7 @@ check "no work directory left by any of these" \
 # Every LAB_* variable a host script reads from the environment is in
 # lab.sh --help (the guest's own job.env variables are not the user's).
 "$lab" --help >"$tmp/help"
-mapfile -t vars < <(cd "$top" && grep -rhoE '\$\{LAB_[A-Z0-9_]+:?-' lab.sh lab/*.sh kernel/scripts/*.sh \
+mapfile -t vars < <(cd "$top" && grep -rhoE '\$\{LAB_[A-Z0-9_]+:?-' lab.sh lab/*/*.sh kernel/scripts/*.sh \
 	images/*.sh tests/run tests/lib/*.bash tests/*/*.t | sed 's/^\${//; s/:\{0,1\}-$//' | sort -u)
 missing=()
 for v in "${vars[@]}"; do
@@ -217,12 +217,12 @@ check "every LAB_* variable read is documented in lab.sh --help (${#vars[@]} of 
 ((${#missing[@]} == 0)) || diag "undocumented: ${missing[*]}"
 
 # One policy registry (lab/registry/policies.tsv): the scripts that list
-# or map policies use lab/common.sh's reading of it, and nobody spells the
+# or map policies use lab/lib/common.sh's reading of it, and nobody spells the
 # page_replace= mapping or a CONFIG symbol again (but tests/lab/registry.t,
 # which holds the registry to the series).
 check "the policy-to-command-line mapping is written once (common.sh)" \
-	test "$(cd "$top" && grep -l 'page_replace=\$' lab.sh lab/*.sh | tr '\n' ' ')" = "lab/common.sh "
+	test "$(cd "$top" && grep -l 'page_replace=\$' lab.sh lab/*/*.sh | tr '\n' ' ')" = "lab/lib/common.sh "
 check "the built-kernel policy test is written once (common.sh)" \
-	test "$(cd "$top" && grep -l 'CONFIG_PAGE_REPLACE_' lab.sh lab/*.sh tests/*/*.t |
-		grep -v -e tests/lab/options.t -e tests/lab/registry.t | tr '\n' ' ')" = "lab/common.sh "
+	test "$(cd "$top" && grep -l 'CONFIG_PAGE_REPLACE_' lab.sh lab/*/*.sh tests/*/*.t |
+		grep -v -e tests/lab/options.t -e tests/lab/registry.t | tr '\n' ' ')" = "lab/lib/common.sh "
 done_testing

@@ -33,7 +33,7 @@ slurm_start() {
 	slurm_error=""
 	for t in munged mungekey munge unmunge slurmctld slurmd sbatch sinfo squeue scancel; do
 		command -v "$t" >/dev/null || {
-			slurm_error="$t is not installed (lab/deps.sh installs munge, slurmctld, slurmd, slurm-client)"
+			slurm_error="$t is not installed (lab/make/deps.sh installs munge, slurmctld, slurmd, slurm-client)"
 			return 1
 		}
 	done

@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 lab=$top/lab.sh
 [[ -f $top/build/kernels/lab/bzImage ]] || skip_all "no lab kernel (make kernels)"
-command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/deps.sh installs gnuplot-nox)"
+command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/make/deps.sh installs gnuplot-nox)"
 
 opts=(--sizes "50%,140%" --policies lru --workloads cyclic-anon --reps 1 --mem 128M --timeout 400
 	--sysctl vm.page-cluster=0 --results "$tmp/r" --name t)

@@ -8,7 +8,7 @@
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
-command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/deps.sh installs gnuplot-nox)"
+command -v gnuplot >/dev/null || skip_all "gnuplot is not installed (lab/make/deps.sh installs gnuplot-nox)"
 if ! lab_make analysis tools OUT="$build/analysis" >"$tmp/build.log" 2>&1; then
 	not_ok "analysis tools build" "$(tail -n 5 "$tmp/build.log")"
 	done_testing

@@ -13,7 +13,7 @@ source "$top/tests/lib/contracts.bash"
 export LAB_RESULTS=$tmp/res
 need_guest lab
 lb=$lab_build img=$guest_image
-command -v perf >/dev/null || skip_all "no perf on the host (lab/deps.sh installs linux-perf)"
+command -v perf >/dev/null || skip_all "no perf on the host (lab/make/deps.sh installs linux-perf)"
 build_perf_tools
 
 check "the guest image carries perf (else: make image)" \

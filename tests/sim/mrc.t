@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.bash"
 
 mrc="$root/analysis/plot/mrc.sh"
 if ! command -v gnuplot >/dev/null; then
-	echo "1..0 # SKIP gnuplot not installed (lab/deps.sh installs gnuplot-nox)"
+	echo "1..0 # SKIP gnuplot not installed (lab/make/deps.sh installs gnuplot-nox)"
 	exit 0
 fi
 "$REFGEN" --dist zipf --refs 3000 --pages 200 --seed 3 --format text -o "$TMP/z.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab.sh stress and lab/stress-gate.sh refuse bad arguments with exit 2 and
+# lab.sh stress and lab/make/stress-gate.sh refuse bad arguments with exit 2 and
 # one line on stderr, before booting anything or writing a result.
 set -euo pipefail
 # shellcheck source=tap.sh
@@ -40,7 +40,7 @@ bad "bad --boot-timeout" "$lab" stress vanilla --boot-timeout 0
 bad "--boot-arg of the lab's own" "$lab" stress vanilla --boot-arg page_replace=lru
 bad "--scan with two files" "$lab" stress --scan a b
 
-gate=$top/lab/stress-gate.sh
+gate=$top/lab/make/stress-gate.sh
 bad "gate: unknown option" "$gate" --fast
 bad "gate: bad --kernel" "$gate" --kernel vanilla
 bad "gate: bad --duration" "$gate" --duration -1

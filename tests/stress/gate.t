@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The short reliability gate of make test: every built policy through
-# lab/stress-gate.sh, the lab policies on the lab kernel (the debug build
+# lab/make/stress-gate.sh, the lab policies on the lab kernel (the debug build
 # does not fit make test's budget; make stress runs the full gate on it).
 # vanilla runs every test group; the lab policies run stress-ng and the
 # memcg workloads, the groups whose paths go through the policy hardest;
@@ -9,12 +9,12 @@
 set -euo pipefail
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
-# shellcheck source=../../lab/common.sh
-source "$top/lab/common.sh"
+# shellcheck source=../../lab/lib/common.sh
+source "$top/lab/lib/common.sh"
 export LAB_RESULTS=$tmp/res
 duration=${LAB_TEST_STRESS_DURATION:-12}
 
-# The lab policies the built lab kernel offers (lab/common.sh says).
+# The lab policies the built lab kernel offers (lab/lib/common.sh says).
 mapfile -t lab_policies < <(kernel_policies lab)
 diag "lab policies in the lab kernel: ${lab_policies[*]:-none}"
 
@@ -23,7 +23,7 @@ run_gate() {
 	local name=$1 doc=$2 policies=$3
 	shift 3
 	rc=0
-	"$top/lab/stress-gate.sh" "$@" --kernel lab --duration "$duration" \
+	"$top/lab/make/stress-gate.sh" "$@" --kernel lab --duration "$duration" \
 		--policies "$policies" --doc "$doc" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	grep -E '^lab stress-gate: ' "$tmp/$name.err" | sed 's/^/# /'
 }

@@ -8,12 +8,12 @@ source "$(dirname "$0")/tap.sh"
 runs=$top/tests/stress/fixtures/runs
 pass=$runs/20261203T095922-vanilla-stress-r1-b730
 fail=$runs/20261203T094700-vanilla-stress-r1-1234
-gate=$top/lab/stress-gate.sh
+gate=$top/lab/make/stress-gate.sh
 
 cat >"$tmp/R.md" <<'DOC'
 # Title kept
 Prose before.
-<!-- stress-gate:begin (lab/stress-gate.sh rewrites this part) -->
+<!-- stress-gate:begin (lab/make/stress-gate.sh rewrites this part) -->
 old table
 <!-- stress-gate:end -->
 Prose after.

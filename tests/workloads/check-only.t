@@ -1,5 +1,5 @@
 #!/bin/bash
-# --check-only of every workload (lab/job.sh runs it on the host before a
+# --check-only of every workload (lab/lib/job.sh runs it on the host before a
 # guest boots): it parses the options and the input files they name, exits
 # 0 with nothing on stdout, or 2 with the workload's one error line (for a
 # trace: FILE:LINE), and creates, writes or requires nothing, not even its
@@ -48,7 +48,7 @@ mapfile -t names < <(awk -F'\t' '/^#/ || NF == 0 { next } !h++ { next } { print 
 check "the registry lists the workloads" test "${#names[@]}" -ge 7
 for name in "${names[@]}"; do
 	expect_exit 0 "$name --help exits 0" "$BIN/$name" --help
-	check "$name --help names --check-only (lab/job.sh looks for it)" grep -q -- '--check-only' <<<"$OUT"
+	check "$name --help names --check-only (lab/lib/job.sh looks for it)" grep -q -- '--check-only' <<<"$OUT"
 done
 
 checked cyclic-anon "with a size and passes" --size 4M --passes 2 --emit-refs "$TAP_TMP/r"

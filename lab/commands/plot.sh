@@ -19,8 +19,8 @@
 # stdout.
 set -euo pipefail
 lab_prog="lab plot"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	cat <<'USAGE'

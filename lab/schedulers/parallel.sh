@@ -18,7 +18,7 @@
 engine_parallel_check() {
 	local file=$1
 	command -v parallel >/dev/null ||
-		die "$EX_USAGE" "--engine parallel needs GNU parallel (not in PATH; lab/deps.sh installs Debian's parallel)"
+		die "$EX_USAGE" "--engine parallel needs GNU parallel (not in PATH; lab/make/deps.sh installs Debian's parallel)"
 	parallel --version 2>/dev/null | grep -q '^GNU parallel' ||
 		die "$EX_USAGE" "--engine parallel needs GNU parallel; '$(command -v parallel)' is another program"
 	[[ -z $file ]] && return 0

@@ -6,7 +6,7 @@
 # under TCG (and the counts that depend on it), so a --jobs above 1 that
 # oversubscribes the host (vCPUs x jobs > cores) is refused unless
 # --force. Each result.json says how many guests ran beside it
-# (concurrent_guests, from lab/guest.sh's registry).
+# (concurrent_guests, from lab/lib/guest.sh's registry).
 
 # engine_local_check JOBS VCPUS FORCE: exit 2 before anything runs when
 # JOBS guests of VCPUS each oversubscribe this host.

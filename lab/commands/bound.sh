@@ -29,8 +29,8 @@
 # a swap-in fault reads ahead several pages).
 set -euo pipefail
 lab_prog="lab bound"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	cat <<'USAGE'

@@ -14,8 +14,8 @@
 # killed outright leaves no LOG.exit: the matrix counts it as failed.
 set -euo pipefail
 lab_prog="lab cell-run"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 (($# >= 2)) || die "$EX_USAGE" "usage: cell-run.sh LOG COMMAND..."
 log=$1

@@ -15,10 +15,10 @@
 # arguments.
 set -euo pipefail
 lab_prog="lab bench"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=experiment.sh
-source "$LAB_TOP/lab/experiment.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/experiment.sh
+source "$LAB_TOP/lab/lib/experiment.sh"
 
 names=() opts=() top=""
 while [[ $# -gt 0 ]]; do
@@ -46,9 +46,9 @@ status=0
 for n in "${names[@]}"; do
 	say "experiment $n"
 	# its last stdout line is the matrix, also when a cell failed
-	dir=$("$LAB_TOP/lab/matrix.sh" --experiment "$n" "${opts[@]}" | tail -n 1) || status=1
+	dir=$("$LAB_TOP/lab/commands/matrix.sh" --experiment "$n" "${opts[@]}" | tail -n 1) || status=1
 	[[ -d $dir ]] || continue
-	"$LAB_TOP/lab/compare.sh" --experiment "$n" ${top:+--results "$top"} --format markdown |
+	"$LAB_TOP/lab/commands/compare.sh" --experiment "$n" ${top:+--results "$top"} --format markdown |
 		tee "$dir/compare.md" || status=1
 done
 exit "$status"

@@ -7,18 +7,18 @@
 #                    [--mode events|bpftrace|perf|all|bpftrace:NAME,...]
 #                    [--results DIR] [-- WORKLOAD-OPTIONS]
 #
-# The runs go through lab/matrix.sh, one matrix per trace mode, so an
+# The runs go through lab/commands/matrix.sh, one matrix per trace mode, so an
 # interrupted benchmark resumes; reps alternate between the two modes. labstat groups runs by policy, so the
 # table is computed on copies of the result.json files whose policy is
 # relabelled "P/trace=none" and "P/trace=MODE"; nothing else is changed.
 set -euo pipefail
 lab_prog="bench-tracing"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab/bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
+usage: lab/make/bench-tracing.sh [--reps N] [--policy P] [--workload W] [--size S]
                             [--mode events|bpftrace|perf|all|bpftrace:NAME,...]
                             [--results DIR] [-- WORKLOAD-OPTIONS]
 
@@ -64,7 +64,7 @@ tag=$policy-$workload-$size
 status=0
 for ((i = 1; i <= reps; i++)); do
 	for m in none "$mode"; do
-		"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$i" \
+		"$LAB_TOP/lab/commands/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$i" \
 			--results "$top" --name "trace-${m//[:,]/-}-$tag" --size "$size" --trace "$m" \
 			-- "${wl_opts[@]}" >/dev/null || true
 	done
@@ -72,7 +72,7 @@ done
 # A last pass per mode retries any rep that failed above; its exit says
 # whether every rep is now complete.
 for m in none "$mode"; do
-	"$LAB_TOP/lab/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$reps" \
+	"$LAB_TOP/lab/commands/matrix.sh" --policies "$policy" --workloads "$workload" --reps "$reps" \
 		--results "$top" --name "trace-${m//[:,]/-}-$tag" --size "$size" --trace "$m" \
 		-- "${wl_opts[@]}" >/dev/null || status=$?
 done

@@ -49,7 +49,7 @@ engine_slurm_check() {
 	local t
 	for t in sbatch squeue scancel; do
 		command -v "$t" >/dev/null ||
-			die "$EX_USAGE" "--engine slurm needs Slurm's $t (not in PATH; lab/deps.sh installs slurm-client)"
+			die "$EX_USAGE" "--engine slurm needs Slurm's $t (not in PATH; lab/make/deps.sh installs slurm-client)"
 	done
 }
 
@@ -92,9 +92,9 @@ engine_slurm_run() {
 		echo '#!/bin/bash'
 		printf '#SBATCH %s\n' "${res[@]}"
 		echo "# lab.sh matrix $name: $n cells as a Slurm job array, one task a cell,"
-		echo "# submitted by lab/engine-slurm.sh as:"
+		echo "# submitted by lab/schedulers/slurm.sh as:"
 		printf '#  '; printf ' %q' "${argv[@]}" "$script"; echo
-		echo "# Task I runs cell I through lab/cell-run.sh (its log in $mdir/logs/)."
+		echo "# Task I runs cell I through lab/schedulers/cell-run.sh (its log in $mdir/logs/)."
 		# shellcheck disable=SC2016 # the batch script's own expansions
 		echo 'case ${SLURM_ARRAY_TASK_ID:?not a task of a Slurm job array} in'
 		for ((k = 0; k < n; k++)); do

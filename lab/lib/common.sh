@@ -3,7 +3,7 @@
 # Sourced, never run; the variables are for the scripts that source it.
 # shellcheck disable=SC2034
 
-LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAB_BUILD=${LAB_BUILD:-$LAB_TOP/build}
 LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_KERNEL_DIR=$LAB_BUILD/kernels

@@ -9,7 +9,7 @@
 # swap, the data disk's filesystem) is options.sh's shape_*, which the
 # command's shape_check set.
 # shellcheck source=console.sh
-source "$LAB_TOP/lab/console.sh"
+source "$LAB_TOP/lab/lib/console.sh"
 
 # What a boot is, filled in by its caller and by guest_pin (see guest_boot).
 declare -A guest=()
@@ -134,7 +134,7 @@ guest_resolve() {
 }
 
 # guest_prepare FLAVOUR POLICY: guest_resolve, then set accel
-# (lab/accel.sh) and cmdline: the policy's parameters, a TCG guest's
+# (lab/lib/accel.sh) and cmdline: the policy's parameters, a TCG guest's
 # clock from the host's TSC rate, the shape's (shape_cmdline) and the
 # caller's --boot-arg's.
 # shellcheck disable=SC2154 # boot_args is the caller's

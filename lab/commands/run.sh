@@ -12,20 +12,20 @@
 # exits 128 + the signal (130 for Ctrl-C).
 set -euo pipefail
 lab_prog="lab run"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=options.sh
-source "$LAB_TOP/lab/options.sh"
-# shellcheck source=guest.sh
-source "$LAB_TOP/lab/guest.sh"
-# shellcheck source=accel.sh
-source "$LAB_TOP/lab/accel.sh"
-# shellcheck source=job.sh
-source "$LAB_TOP/lab/job.sh"
-# shellcheck source=result.sh
-source "$LAB_TOP/lab/result.sh"
-# shellcheck source=perf.sh
-source "$LAB_TOP/lab/perf.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/options.sh
+source "$LAB_TOP/lab/lib/options.sh"
+# shellcheck source=../lib/guest.sh
+source "$LAB_TOP/lab/lib/guest.sh"
+# shellcheck source=../lib/accel.sh
+source "$LAB_TOP/lab/lib/accel.sh"
+# shellcheck source=../lib/job.sh
+source "$LAB_TOP/lab/lib/job.sh"
+# shellcheck source=../lib/result.sh
+source "$LAB_TOP/lab/lib/result.sh"
+# shellcheck source=../lib/perf.sh
+source "$LAB_TOP/lab/lib/perf.sh"
 
 usage() {
 	cat <<'USAGE'

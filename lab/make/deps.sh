@@ -4,8 +4,8 @@
 #   deps.sh --check    only say what is missing; exit 1 if anything is
 set -euo pipefail
 lab_prog=deps
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 packages=(
 	# kernel source and build

@@ -15,10 +15,10 @@
 # change a count); --ignore merges on purpose.
 set -euo pipefail
 lab_prog="lab compare"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=experiment.sh
-source "$LAB_TOP/lab/experiment.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/experiment.sh
+source "$LAB_TOP/lab/lib/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -154,7 +154,7 @@ if ((bound)); then
 	done
 	if ((${#with_refs[@]})); then
 		echo
-		"$LAB_TOP/lab/bound.sh" --summary --format "$format" ${bound_size:+--size "$bound_size"} \
+		"$LAB_TOP/lab/commands/bound.sh" --summary --format "$format" ${bound_size:+--size "$bound_size"} \
 			"${ignore[@]}" "${with_refs[@]}"
 	fi
 fi

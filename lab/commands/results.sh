@@ -17,10 +17,10 @@
 # shellcheck disable=SC2016 # Markdown's backquotes, in printf formats
 set -euo pipefail
 lab_prog="lab results"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=experiment.sh
-source "$LAB_TOP/lab/experiment.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/experiment.sh
+source "$LAB_TOP/lab/lib/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -112,7 +112,7 @@ section() {
 		"$labstat" --headline --baseline "$exp_baseline" --format markdown "$dir" 2>"$tmp/err" ||
 			die "$EX_HARNESS" "labstat on $rel failed: $(tail -n 1 "$tmp/err")"
 	else
-		"$LAB_TOP/lab/bound.sh" --summary --size "$exp_bound" --format markdown "$dir" 2>"$tmp/err" ||
+		"$LAB_TOP/lab/commands/bound.sh" --summary --size "$exp_bound" --format markdown "$dir" 2>"$tmp/err" ||
 			die "$EX_HARNESS" "lab.sh bound on $rel failed: $(tail -n 1 "$tmp/err")"
 	fi
 	echo

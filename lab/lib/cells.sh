@@ -11,9 +11,9 @@
 # A cell (policy, workload, rep index I) keeps its runs in
 # mdir/cells/POLICY/WORKLOAD/rI/ and its records in mdir/logs/:
 # POLICY-WORKLOAD-rI.log and .out (lab.sh run's stderr and stdout, the
-# last attempt's) and .exit, written by lab/cell-run.sh when the attempt
+# last attempt's) and .exit, written by lab/schedulers/cell-run.sh when the attempt
 # ends: "EXIT SECONDS HOST", lab.sh run's exit code, its wall time and
-# the host it ran on. Engines run each cell through lab/cell-run.sh.
+# the host it ran on. Engines run each cell through lab/schedulers/cell-run.sh.
 
 # cell_done DIR POLICY WORKLOAD: DIR holds a complete, ok run of that cell;
 # with alone=1 (matrix --alone), one that no other lab guest ran beside.
@@ -100,7 +100,7 @@ cell_runner() {
 	local log
 	log=$(cell_log "$1")
 	cell_argv "$1"
-	cell_cmd=("$LAB_TOP/lab/cell-run.sh" "$log" "${cell_cmd[@]}")
+	cell_cmd=("$LAB_TOP/lab/schedulers/cell-run.sh" "$log" "${cell_cmd[@]}")
 }
 
 # cell_line K: cell_runner's command as one line of shell, for the

@@ -72,7 +72,7 @@ experiment_load() {
 		workload_options) read -r -a exp_workload_options <<<"$value" ;;
 		metrics) read -r -a exp_metrics <<<"$value" ;;
 		workload_options.*) exp_workload_options_for[${key#workload_options.}]=$value ;;
-		*) die "$EX_USAGE" "$exp_file:$n: unknown key '$key' (lab/experiment.sh lists them)" ;;
+		*) die "$EX_USAGE" "$exp_file:$n: unknown key '$key' (lab/lib/experiment.sh lists them)" ;;
 		esac
 	done <"$exp_file"
 	for key in about policies workloads reps; do

@@ -22,10 +22,10 @@
 # DIR/NAME/plots/sweep[-resident]-WORKLOAD-POLICY.png and .svg.
 set -euo pipefail
 lab_prog="lab sweep"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=options.sh
-source "$LAB_TOP/lab/options.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/options.sh
+source "$LAB_TOP/lab/lib/options.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -127,7 +127,7 @@ size_label() { # 150% -> size-150pct, 300M -> size-300M
 matrix_of() {
 	local size=$1 r=$2
 	shift 2
-	"$LAB_TOP/lab/matrix.sh" --policies "$policies" --workloads "$workloads" --reps "$r" \
+	"$LAB_TOP/lab/commands/matrix.sh" --policies "$policies" --workloads "$workloads" --reps "$r" \
 		--results "$sdir" --name "$(size_label "$size")" --size "$size" --refs \
 		"${pass[@]}" "$@" -- "${wl_opts[@]}"
 }
@@ -159,7 +159,7 @@ have=0
 for s in "${size_list[@]}"; do
 	d=$sdir/$(size_label "$s")
 	[[ -d $d/cells ]] || continue
-	"$LAB_TOP/lab/bound.sh" --format csv --size "$cache" --sweep "$s" "$d/cells" >"$tmp/size.csv" 2>"$tmp/err" || {
+	"$LAB_TOP/lab/commands/bound.sh" --format csv --size "$cache" --sweep "$s" "$d/cells" >"$tmp/size.csv" 2>"$tmp/err" || {
 		say "note: size $s: $(tail -n1 "$tmp/err" | sed 's/^lab bound: //'), left out"
 		continue
 	}

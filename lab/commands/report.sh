@@ -17,10 +17,10 @@
 # are built under temporary names and renamed when complete.
 set -euo pipefail
 lab_prog="lab report"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=experiment.sh
-source "$LAB_TOP/lab/experiment.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/experiment.sh
+source "$LAB_TOP/lab/lib/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -124,7 +124,7 @@ for r in "${results[@]}"; do
 	jq -e '.perf | type == "object"' "$r" >/dev/null && profiled=1
 done
 if ((traced || profiled)); then
-	"$LAB_TOP/lab/plot.sh" --out "$plots" "$dir" >/dev/null 2>"$work/plot.err" ||
+	"$LAB_TOP/lab/commands/plot.sh" --out "$plots" "$dir" >/dev/null 2>"$work/plot.err" ||
 		die "$EX_HARNESS" "lab.sh plot failed: $(tail -n1 "$work/plot.err")"
 fi
 
@@ -162,7 +162,7 @@ fi
 with_refs=0
 for r in "${results[@]}"; do [[ -s $(dirname "$r")/refs.bin ]] && with_refs=1; done
 if ((with_refs)); then
-	"$LAB_TOP/lab/bound.sh" --format html --plot "$plots" "${ignore[@]}" "$dir" >"$work/bound.html" 2>"$work/bound.err" ||
+	"$LAB_TOP/lab/commands/bound.sh" --format html --plot "$plots" "${ignore[@]}" "$dir" >"$work/bound.html" 2>"$work/bound.err" ||
 		die "$EX_HARNESS" "lab.sh bound failed: $(tail -n1 "$work/bound.err")"
 fi
 

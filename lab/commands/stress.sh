@@ -9,16 +9,16 @@
 # console, prints a report on stderr and the directory on stdout.
 set -euo pipefail
 lab_prog="lab stress"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=options.sh
-source "$LAB_TOP/lab/options.sh"
-# shellcheck source=guest.sh
-source "$LAB_TOP/lab/guest.sh"
-# shellcheck source=accel.sh
-source "$LAB_TOP/lab/accel.sh"
-# shellcheck source=result.sh
-source "$LAB_TOP/lab/result.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/options.sh
+source "$LAB_TOP/lab/lib/options.sh"
+# shellcheck source=../lib/guest.sh
+source "$LAB_TOP/lab/lib/guest.sh"
+# shellcheck source=../lib/accel.sh
+source "$LAB_TOP/lab/lib/accel.sh"
+# shellcheck source=../lib/result.sh
+source "$LAB_TOP/lab/lib/result.sh"
 
 # The guest's test groups (images/guest/stress-job.sh runs them in this
 # order), every one by default.

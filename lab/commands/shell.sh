@@ -4,14 +4,14 @@
 # Ctrl-A X quits QEMU.
 set -euo pipefail
 lab_prog="lab shell"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=options.sh
-source "$LAB_TOP/lab/options.sh"
-# shellcheck source=guest.sh
-source "$LAB_TOP/lab/guest.sh"
-# shellcheck source=accel.sh
-source "$LAB_TOP/lab/accel.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/options.sh
+source "$LAB_TOP/lab/lib/options.sh"
+# shellcheck source=../lib/guest.sh
+source "$LAB_TOP/lab/lib/guest.sh"
+# shellcheck source=../lib/accel.sh
+source "$LAB_TOP/lab/lib/accel.sh"
 
 usage() {
 	cat <<'USAGE'

@@ -30,20 +30,20 @@
 # directories, and exits 128 + the signal (130 for Ctrl-C).
 set -euo pipefail
 lab_prog="lab matrix"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
-# shellcheck source=options.sh
-source "$LAB_TOP/lab/options.sh"
-# shellcheck source=cells.sh
-source "$LAB_TOP/lab/cells.sh"
-# shellcheck source=engine-local.sh
-source "$LAB_TOP/lab/engine-local.sh"
-# shellcheck source=engine-parallel.sh
-source "$LAB_TOP/lab/engine-parallel.sh"
-# shellcheck source=engine-slurm.sh
-source "$LAB_TOP/lab/engine-slurm.sh"
-# shellcheck source=experiment.sh
-source "$LAB_TOP/lab/experiment.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/options.sh
+source "$LAB_TOP/lab/lib/options.sh"
+# shellcheck source=../lib/cells.sh
+source "$LAB_TOP/lab/lib/cells.sh"
+# shellcheck source=../schedulers/local.sh
+source "$LAB_TOP/lab/schedulers/local.sh"
+# shellcheck source=../schedulers/parallel.sh
+source "$LAB_TOP/lab/schedulers/parallel.sh"
+# shellcheck source=../schedulers/slurm.sh
+source "$LAB_TOP/lab/schedulers/slurm.sh"
+# shellcheck source=../lib/experiment.sh
+source "$LAB_TOP/lab/lib/experiment.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -74,7 +74,7 @@ printing progress and an ETA from the cells finished so far.
                     run and workload options>): cells already complete
                     there are skipped, so rerunning resumes
   --experiment NAME the policies, workloads, reps and options of
-                    experiments/NAME.conf (lab/experiment.sh says what a
+                    experiments/NAME.conf (lab/lib/experiment.sh says what a
                     .conf holds), in DIR/NAME-SERIES (SERIES: the first 8
                     hex digits of this checkout's series; DIR: --results,
                     default the .conf's results under results/); only

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # lab.sh list: what the lab can run (the registry, lab/registry/, read by
-# lab/common.sh), and which kernels are built.
+# lab/lib/common.sh), and which kernels are built.
 set -euo pipefail
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 # Which policies does the built lab kernel offer? Its config says.
 echo "policies:"

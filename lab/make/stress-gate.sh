@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full reliability gate (make stress): every policy the built kernels
-# offer through lab/stress.sh, then RELIABILITY.md's table rewritten from
+# offer through lab/commands/stress.sh, then RELIABILITY.md's table rewritten from
 # the runs' stress.json: policy x test, pass/fail/skip, duration, kernel
 # flavour and the command.
 #
@@ -17,12 +17,12 @@
 # failed (lab.sh stress --help lists them).
 set -euo pipefail
 lab_prog="lab stress-gate"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
+# shellcheck source=../lib/common.sh
+source "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	cat <<'USAGE'
-usage: lab/stress-gate.sh [options]
+usage: lab/make/stress-gate.sh [options]
 
   --kernel FLAVOUR   debug|lab: the kernel of the lab policies (default debug)
   --duration S       seconds of stress-ng per policy (default 60)
@@ -49,7 +49,7 @@ while [[ $# -gt 0 ]]; do
 	--policies) need "$@"; policies=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
 	--doc) need "$@"; doc=$2; shift 2 ;;
-	-*) die "$EX_USAGE" "unknown option '$1' (see lab/stress-gate.sh --help)" ;;
+	-*) die "$EX_USAGE" "unknown option '$1' (see lab/make/stress-gate.sh --help)" ;;
 	*)
 		((table_only)) || die "$EX_USAGE" "unexpected argument '$1' (run dirs need --table-only)"
 		[[ -f $1/stress.json ]] || die "$EX_USAGE" "no stress.json in '$1'"
@@ -94,7 +94,7 @@ for p in "${todo[@]}"; do
 	kopt=(--kernel "$flavour")
 	policy_vanilla "$p" && kopt=()
 	rc=0 t0=$SECONDS
-	out=$("$LAB_TOP/lab/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${stress_opts[@]}" \
+	out=$("$LAB_TOP/lab/commands/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${stress_opts[@]}" \
 		--results "$results") || rc=$?
 	dir=$(tail -n1 <<<"$out")
 	say "$p: exit $rc in $((SECONDS - t0))s ($dir)"
@@ -131,7 +131,7 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	  ($runs[] | select((.boot_stalls // 0) > 0) | "- \(.policy): \(.boot_stalls) boot(s) stalled before init, each booted again on fresh disks (console.boot-stall-N.log kept)")
 	' "${dirs[@]/%//stress.json}" >"$table"
 
-begin='<!-- stress-gate:begin (lab/stress-gate.sh rewrites this part) -->'
+begin='<!-- stress-gate:begin (lab/make/stress-gate.sh rewrites this part) -->'
 end='<!-- stress-gate:end -->'
 if [[ -f $doc ]] && grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc"; then
 	awk -v b="$begin" -v e="$end" -v t="$table" '

@@ -2,19 +2,26 @@
 # lab.sh matrix --engine local: the pending cells on this machine, --jobs
 # at a time (default 1). Sourced by matrix.sh after cells.sh.
 #
-# More guest vCPUs than the host has cores stretches every guest's time
-# under TCG (and the counts that depend on it), so a --jobs above 1 that
-# oversubscribes the host (vCPUs x jobs > cores) is refused unless
-# --force. Each result.json says how many guests ran beside it
+# More guest threads than the host has cores stretches every guest's time
+# (and the counts that depend on it), so a --jobs above 1 that
+# oversubscribes the host is refused unless --force. A KVM guest runs a
+# host thread per vCPU; a TCG guest runs all its vCPUs in one
+# (lab/lib/guest.sh), so under TCG a guest is one thread whatever its
+# --vcpus. Each result.json says how many guests ran beside it
 # (concurrent_guests, from lab/lib/guest.sh's registry).
+
+# shellcheck source=../lib/accel.sh
+source "$LAB_TOP/lab/lib/accel.sh"
 
 # engine_local_check JOBS VCPUS FORCE: exit 2 before anything runs when
 # JOBS guests of VCPUS each oversubscribe this host.
 engine_local_check() {
-	local jobs=${1:-1} vcpus=$2 force=$3 cores
+	local jobs=${1:-1} vcpus=$2 force=$3 cores threads=$2
+	((jobs > 1 && !force)) || return 0
 	cores=$(nproc)
-	((jobs > 1 && vcpus * jobs > cores && !force)) || return 0
-	die "$EX_USAGE" "--jobs $jobs with --vcpus $vcpus is $((vcpus * jobs)) guest vCPUs on $cores cores: oversubscribed (use fewer --jobs or --vcpus, or --force)"
+	[[ $(accel_choose) == tcg ]] && threads=1
+	((threads * jobs > cores)) || return 0
+	die "$EX_USAGE" "--jobs $jobs guests of $threads host thread(s) each (--vcpus $vcpus, $(accel_choose)) on $cores cores: oversubscribed (use fewer --jobs, or --force)"
 }
 
 # engine_local_run JOBS: run every pending cell, JOBS at once, reporting

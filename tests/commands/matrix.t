@@ -42,12 +42,13 @@ check "... the line names the missing tool" bash -c \
 	"env PATH='$tmp/bin' '$lab' matrix --engine slurm --results '$tmp/r' 2>&1 | grep -q 'needs Slurm.s sbatch'"
 usage_error "--engine parallel without GNU parallel: exit 2, one line" \
 	env PATH="$tmp/bin" "$lab" matrix --engine parallel --results "$tmp/r"
-# Oversubscribing: vCPUs x jobs above this host's cores.
+# Oversubscribing: guest threads x jobs above this host's cores (a TCG
+# guest is one thread).
 cores=$(nproc)
 usage_error "local --jobs over the cores ($((cores + 1)) x 1 vCPU on $cores): exit 2, one line" \
 	"$lab" matrix --jobs $((cores + 1)) --vcpus 1 --results "$tmp/r"
-usage_error "local --jobs 2 x --vcpus $cores: exit 2, one line" \
-	"$lab" matrix --jobs 2 --vcpus "$cores" --results "$tmp/r"
+usage_error "local --jobs 2 x --vcpus $cores under KVM: exit 2, one line" \
+	env LAB_ACCEL=kvm "$lab" matrix --jobs 2 --vcpus "$cores" --results "$tmp/r"
 check "nothing was made by the refused commands" test ! -e "$tmp/r"
 
 # Complete cells: the recorded runs, one per (policy, rep).
@@ -76,6 +77,16 @@ rc=0
 "$lab" matrix --name resume --results "$tmp/r" --policies vanilla,vanilla-mglru \
 	--workloads cyclic-anon --reps 2 --mem 128M --jobs $((cores / 2 + 1)) --force >"$tmp/out" 2>"$tmp/err" || rc=$?
 check "--force takes an oversubscribing --jobs (2 vCPUs x $((cores / 2 + 1)); every cell complete: exit 0)" test "$rc" = 0
+# A TCG guest is one host thread whatever its vCPUs: as many jobs as
+# cores pass, one more is refused without --force; under KVM a guest is
+# a thread per vCPU.
+for accel_jobs in "tcg $cores 0" "tcg $((cores + 1)) 2" "kvm $cores 2"; do
+	read -r accel jobs want <<<"$accel_jobs"
+	rc=0
+	LAB_ACCEL=$accel "$lab" matrix --name resume --results "$tmp/r" --policies vanilla,vanilla-mglru \
+		--workloads cyclic-anon --reps 2 --mem 128M --jobs "$jobs" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "$accel, --jobs $jobs of 2 vCPUs on $cores cores: exit $want ($(head -c 120 "$tmp/err"))" test "$rc" = "$want"
+done
 is "$("$lab" matrix --name resume --results "$tmp/r" --policies vanilla,vanilla-mglru \
 	--workloads cyclic-anon --reps 2 --mem 128M --list-cells | wc -c)" 0 "--list-cells: no command when every cell is complete"
 

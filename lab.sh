@@ -28,6 +28,10 @@ usage: ./lab.sh COMMAND [ARGS...]
   bound RUN...        Belady's OPT and the policy models on a run's references
   stress POLICY       the reliability gate: stress-ng, mm selftests, memcg
 
+  build               make: packages, kernels, image and tools (README)
+  test [AREA...]      make test, or tests/run on those areas only
+  bench               make bench: the headline experiments (experiments/)
+
 Exit codes of run: 0 ok, 1 harness error, 2 bad arguments, 3 data
 verification failed, 4 workload failed, 5 guest panic/oops, 6 timeout,
 7 policy mismatch, 8 kernel or image missing/corrupt, 128+N killed by
@@ -80,6 +84,16 @@ run | list | shell | matrix | sweep | compare | results | plot | report | bound 
 	script=$LAB_TOP/lab/commands/$cmd.sh
 	[[ -x $script ]] || die "$EX_USAGE" "'$cmd' is not available in this checkout yet"
 	exec "$script" "$@"
+	;;
+build | bench)
+	(($# == 0)) || die "$EX_USAGE" "$cmd takes no arguments"
+	target=all
+	[[ $cmd == bench ]] && target=bench
+	exec make -C "$LAB_TOP" --no-print-directory "$target"
+	;;
+test)
+	(($#)) || exec make -C "$LAB_TOP" --no-print-directory test
+	exec "$LAB_TOP/tests/run" "$@"
 	;;
 *) die "$EX_USAGE" "unknown command '$cmd' (./lab.sh --help)" ;;
 esac

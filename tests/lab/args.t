@@ -56,4 +56,10 @@ check "--help exits 0 and lists the exit codes" \
 	bash -c "'$top/lab.sh' --help | grep -q 'policy mismatch'"
 check "run --help documents every option" \
 	bash -c "'$top/lab.sh' run --help | grep -q -- '--trace MODE'"
+# The front door beside make: build, test and bench.
+usage_error "build with an argument: exit 2, one line" "$top/lab.sh" build extra
+usage_error "bench with an argument: exit 2, one line" "$top/lab.sh" bench extra
+usage_error "test with an unknown area: exit 2, one line" "$top/lab.sh" test nosuch
+is "$("$top/lab.sh" test harness | tail -n 1)" "$("$top/tests/run" harness | tail -n 1)" \
+	"test AREA is tests/run AREA"
 done_testing

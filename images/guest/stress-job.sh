@@ -107,6 +107,30 @@ workload_rounds='
 	done
 	echo "$n rounds verified"'
 
+# lists_check NAME: with the caches dropped and swap off, the pages on the
+# LRU lists must equal vmstat's counters, in total and per node
+# (lab-lrucheck): a policy or a switch that lost or leaked a folio leaves
+# them apart. Swap goes back on after.
+lists_check() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	lc_start=$(now_cs)
+	# Every swap device init set up (--swap disk or zram; none: none).
+	lc_swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
+	lc_off=1
+	for lc_s in $lc_swaps; do
+		swapoff "$lc_s" >>"$logs/$1-swapoff.log" 2>&1 || lc_off=0
+	done
+	if [ $lc_off = 1 ]; then
+		run_test "$1" plain 300 lab-lrucheck
+		for lc_s in $lc_swaps; do
+			swapon "$lc_s" || record "$1-swapon" fail "$(now_cs)" "swapon $lc_s failed"
+		done
+	else
+		record "$1" fail "$lc_start" "swapoff failed: $(tail -n1 "$logs/$1-swapoff.log")"
+	fi
+}
+
 has_group() {
 	case " $groups " in *" $1 "*) return 0 ;; esac
 	return 1
@@ -381,24 +405,7 @@ if has_group switch; then
 		else
 			echo "$dirty_bg_ratio" >/proc/sys/vm/dirty_background_ratio
 		fi
-		# Empty caches and swap: what is left on the lists is counted exactly.
-		sync
-		echo 3 >/proc/sys/vm/drop_caches
-		start=$(now_cs)
-		# Every swap device init set up (--swap disk or zram; none: none).
-		swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-		swapped_off=1
-		for s in $swaps; do
-			swapoff "$s" >>"$logs/switch-swapoff.log" 2>&1 || swapped_off=0
-		done
-		if [ $swapped_off = 1 ]; then
-			run_test switch-lru-check plain 300 lab-lrucheck
-			for s in $swaps; do
-				swapon "$s" || record switch-swapon fail "$(now_cs)" "swapon $s failed"
-			done
-		else
-			record switch-lru-check fail "$start" "swapoff failed: $(tail -n1 "$logs/switch-swapoff.log")"
-		fi
+		lists_check switch-lru-check
 	fi
 fi
 
@@ -435,6 +442,159 @@ if has_group cgroup; then
 			record cgroup-global-reclaim fail "$start" "global reclaim never scanned the child cgroup"
 		fi
 		rmdir $cg
+	fi
+fi
+
+# --- the machine shapes (lab.sh stress --numa, --swap zram, --thp, --fs,
+# --vcpus): each group runs on a guest of its shape and is skipped on any
+# other, saying which option it needs. Every workload verifies its data,
+# and the lists must match their counters afterwards.
+
+# one_round: a pid that has ended, for workload_rounds: one round only.
+one_round() {
+	true &
+	wait $!
+	echo $!
+}
+
+# pinned_rounds NAME CPU SIZE_MB: cyclic-anon then cyclic-file, two passes
+# each, pinned to CPU (their memory comes from CPU's node first), as a
+# test of its own, in the background; the caller waits.
+pinned_rounds() {
+	mkdir -p "/data/$1"
+	# shellcheck disable=SC2016 # the inner script's own expansions
+	(run_test "$1" plain 1200 taskset -c "$2" sh -c '
+		for wl in cyclic-anon cyclic-file; do
+			/lab/bin/$wl --size "$1"M --passes 2 --dir "$2" || { echo "$wl exited $?"; exit 1; }
+		done' - "$3" "/data/$1") &
+}
+
+if has_group numa; then
+	start=$(now_cs)
+	nodes=$(find /sys/devices/system/node -maxdepth 1 -name 'node[0-9]*' | wc -l)
+	if [ "$nodes" -lt 2 ]; then
+		record numa-setup skip "$start" "one NUMA node: needs lab.sh stress --numa 2 or more"
+	else
+		# A pair of workloads on each node with a CPU, each sized at 5/4
+		# of its node, at once: every node reclaims and swaps, and refaults
+		# its own page cache; with --numa-dimm node 0's span holds node
+		# 1's memory.
+		# node_refaults NODE: its page cache refaults so far
+		node_refaults() { awk '$1 == "workingset_refault_file" { print $2 }' "$1/vmstat"; }
+		pids="" before=""
+		for n in /sys/devices/system/node/node[0-9]*; do
+			cpu=$(cut -d, -f1 "$n/cpulist" | cut -d- -f1)
+			[ -n "$cpu" ] || continue
+			node_mb=$(awk '$3 == "MemTotal:" { print int($4 / 1024) }' "$n/meminfo")
+			before="$before ${n##*/}:$(node_refaults "$n")"
+			pinned_rounds "numa-${n##*/}" "$cpu" $((node_mb * 5 / 4))
+			pids="$pids $!"
+		done
+		# shellcheck disable=SC2086 # one word a pid
+		wait $pids
+		start=$(now_cs)
+		idle=""
+		for nb in $before; do
+			r=$(($(node_refaults "/sys/devices/system/node/${nb%%:*}") - ${nb#*:}))
+			[ "$r" -gt 0 ] || idle="$idle ${nb%%:*}"
+			nb_detail="${nb_detail:-}${nb%%:*} $r, "
+		done
+		if [ -z "$idle" ]; then
+			record numa-reclaimed pass "$start" "page cache refaults by node: ${nb_detail%, }"
+		else
+			record numa-reclaimed fail "$start" "no page cache refault on$idle: ${nb_detail%, }"
+		fi
+		lists_check numa-lru-check
+	fi
+fi
+
+if has_group zram; then
+	start=$(now_cs)
+	if ! grep -q '^/dev/zram' /proc/swaps; then
+		record zram-setup skip "$start" "no zram swap: needs lab.sh stress --swap zram"
+	else
+		# The workloads do not compress: in a memcg at half their size
+		# they swap to zram without filling the guest with zram's pages.
+		cg=/sys/fs/cgroup/lab-zram
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg || exit 1
+		size_mb=$((mem_total_mb / 3))
+		echo $((size_mb / 2))M >$cg/memory.max
+		run_test zram-workloads plain 1200 sh -c "$workload_rounds" - "$(one_round)" $cg $size_mb
+		rmdir $cg
+		start=$(now_cs)
+		stored=$(awk '{ print $1 }' /sys/block/zram0/mm_stat 2>/dev/null)
+		if [ "${stored:-0}" -gt 0 ] || [ "$(sed -n 's/^pswpout //p' /proc/vmstat)" -gt 0 ]; then
+			record zram-swapped pass "$start" "pswpout $(sed -n 's/^pswpout //p' /proc/vmstat)"
+		else
+			record zram-swapped fail "$start" "nothing was swapped out to zram"
+		fi
+		lists_check zram-lru-check
+	fi
+fi
+
+if has_group thp; then
+	start=$(now_cs)
+	thp=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+	fs=$(awk '$2 == "/data" { print $3 }' /proc/mounts)
+	if [ "$thp" != always ] && [ "$fs" != xfs ]; then
+		record thp-setup skip "$start" "no large folios: needs lab.sh stress --thp always or --fs xfs"
+	else
+		# Anonymous THPs (--thp always) swapped out and split under
+		# reclaim, and the data disk's large folios (XFS) reclaimed, in a
+		# memcg at half the workloads' size.
+		cg=/sys/fs/cgroup/lab-thp
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg || exit 1
+		size_mb=$((mem_total_mb / 3))
+		echo $((size_mb / 2))M >$cg/memory.max
+		thp0=$(sed -n 's/^thp_fault_alloc //p' /proc/vmstat)
+		run_test thp-workloads plain 1200 sh -c "$workload_rounds" - "$(one_round)" $cg $size_mb
+		rmdir $cg
+		start=$(now_cs)
+		thp1=$(sed -n 's/^thp_fault_alloc //p' /proc/vmstat)
+		if [ "$thp" = always ] && [ "$((thp1 - thp0))" -eq 0 ]; then
+			record thp-allocated fail "$start" "THP always, but no THP was faulted in"
+		else
+			record thp-allocated pass "$start" "thp $thp, data on $fs, thp_fault_alloc $((thp1 - thp0))"
+		fi
+		lists_check thp-lru-check
+	fi
+fi
+
+if has_group smp; then
+	start=$(now_cs)
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	if [ "$cpus" -lt 4 ]; then
+		record smp-setup skip "$start" "$cpus CPUs: needs lab.sh stress --vcpus 4 or more"
+	else
+		# A faulting process per CPU on one lruvec (--procs), each over
+		# its own share of 1.25 x RAM, so that every CPU reclaims; and,
+		# on a kernel that can switch, a switch every few seconds
+		# meanwhile.
+		size_mb=$((mem_total_mb * 5 / 4))
+		pf=/sys/kernel/mm/page_replace/policy
+		switcher=
+		if grep -q '^switches ' /sys/kernel/mm/page_replace/stats 2>/dev/null && ! grep -q '\[mglru\]' $pf; then
+			boot_policy=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' $pf)
+			schedule=$(tr -d '[]' <$pf | tr ' ' '\n' | grep -vx -e mglru -e '' -e "$boot_policy" |
+				awk '{ printf " %d:%s", NR * 3, $0 }')
+			# shellcheck disable=SC2086 # one word per switch
+			lab-switch "$logs/smp-switch-schedule.jsonl" $schedule &
+			switcher=$!
+		fi
+		for wl in cyclic-anon cyclic-file; do
+			run_test "smp-$wl" plain 1800 /lab/bin/$wl --size ${size_mb}M --passes 2 --procs "$cpus" --dir /data
+		done
+		if [ -n "$switcher" ]; then
+			wait $switcher
+			start=$(now_cs)
+			if grep -q '"ok":false' "$logs/smp-switch-schedule.jsonl"; then
+				record smp-switch fail "$start" "$(grep '"ok":false' "$logs/smp-switch-schedule.jsonl" | head -n 1)"
+			else
+				record smp-switch pass "$start" "$(grep -c '"ok":true' "$logs/smp-switch-schedule.jsonl") switches"
+			fi
+			echo "$boot_policy" >$pf
+		fi
+		lists_check smp-lru-check
 	fi
 fi
 

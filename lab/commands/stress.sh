@@ -20,9 +20,8 @@ source "$LAB_TOP/lab/lib/accel.sh"
 # shellcheck source=../lib/result.sh
 source "$LAB_TOP/lab/lib/result.sh"
 
-# The guest's test groups (images/guest/stress-job.sh runs them in this
-# order), every one by default.
-stress_groups="lists history stressng selftests memcg memcontrol switch cgroup"
+# shellcheck source=../lib/stress-groups.sh
+source "$LAB_TOP/lab/lib/stress-groups.sh"
 
 usage() {
 	cat <<USAGE
@@ -34,8 +33,11 @@ usage: lab.sh stress POLICY [options]
   --kernel-image F  boot the bzImage F (your own build) instead
   --duration S      seconds of stress-ng in total (default 60); selftests
                     and the memcg workloads run to completion on top
-  --groups "G ..."  the test groups to run (default all), or none:
-                    $stress_groups
+  --groups "G ..."  the test groups to run, or none; by default
+                    $stress_groups;
+                    the shapes' groups need their shape (lab/make/
+                    stress-gate.sh gives each one it):
+                    $stress_shape_groups
   --mem SIZE        guest memory (default 256M, 384M for the debug kernel)
   --vcpus N         guest CPUs (default 2, 1 to 8)
 USAGE
@@ -129,8 +131,8 @@ in_list "$inject" "" warn fail panic hang die ||
 [[ -n ${groups// /} ]] || die "$EX_USAGE" "--groups is empty (say none for no group)"
 for g in $groups; do
 	# shellcheck disable=SC2086 # the groups are words
-	in_list "$g" $stress_groups none ||
-		die "$EX_USAGE" "bad --groups: unknown group '$g' ($stress_groups none)"
+	in_list "$g" $stress_groups $stress_shape_groups none ||
+		die "$EX_USAGE" "bad --groups: unknown group '$g' ($stress_groups $stress_shape_groups none)"
 done
 
 guest_prepare "$flavour" "$policy"

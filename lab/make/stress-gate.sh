@@ -5,28 +5,38 @@
 # flavour and the command.
 #
 #   stress-gate.sh [--kernel debug|lab] [--duration S] [--policies "P ..."]
-#                  [--results DIR] [--doc FILE]
+#                  [--groups "G ..."] [--shapes "G ..."] [--results DIR] [--doc FILE]
 #   stress-gate.sh --table-only [--doc FILE] RUN_DIR...
 #
 # --table-only boots nothing: it rewrites the table from runs already made
 # (e.g. several lab.sh stress runs, or a LAB_KERNEL build).
 #
 # vanilla runs on the vanilla kernel; the lab policies on the chosen
-# flavour, each only when that kernel offers it (policy_in_kernel).
+# flavour, each only when that kernel offers it (policy_in_kernel). Each
+# policy runs the groups any guest runs, then each machine shape's group
+# on a guest of that shape (lab/lib/stress-groups.sh): a run per shape,
+# the table a column per policy.
 # Exit 0 when every policy passed, else the exit code of the first that
 # failed (lab.sh stress --help lists them).
 set -euo pipefail
 lab_prog="lab stress-gate"
 # shellcheck source=../lib/common.sh
 source "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=../lib/stress-groups.sh
+source "$LAB_TOP/lab/lib/stress-groups.sh"
 
 usage() {
-	cat <<'USAGE'
+	cat <<USAGE
 usage: lab/make/stress-gate.sh [options]
 
   --kernel FLAVOUR   debug|lab: the kernel of the lab policies (default debug)
   --duration S       seconds of stress-ng per policy (default 60)
-  --groups "G ..."   only these test groups (lab.sh stress --groups)
+  --groups "G ..."   only these test groups (lab.sh stress --groups), and
+                     no shape unless --shapes names it; none: only the
+                     shapes' runs
+  --shapes "G ..."   the machine shapes' groups to run, each on its own
+                     guest (default: all, $stress_shape_groups, unless
+                     --groups is given; none: none)
   --vcpus N          guest CPUs (lab.sh stress --vcpus; default 2)
   --policies "P ..." only these policies (default: every one built)
   --results DIR      where result directories go (default results/)
@@ -37,14 +47,15 @@ USAGE
 }
 
 flavour=debug duration=60 policies="" results=$LAB_RESULTS doc=$LAB_TOP/RELIABILITY.md stress_opts=()
-table_only=0 dirs=()
+table_only=0 dirs=() shapes="" groups=""
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--table-only) table_only=1; shift ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--duration) need "$@"; duration=$2; shift 2 ;;
-	--groups) need "$@"; stress_opts+=(--groups "$2"); shift 2 ;;
+	--groups) need "$@"; groups=$2; stress_opts+=(--groups "$2"); [[ -n $shapes ]] || shapes=none; shift 2 ;;
+	--shapes) need "$@"; shapes=$2; shift 2 ;;
 	--vcpus) need "$@"; stress_opts+=(--vcpus "$2"); shift 2 ;;
 	--policies) need "$@"; policies=$2; shift 2 ;;
 	--results) need "$@"; results=$2; shift 2 ;;
@@ -65,6 +76,12 @@ if ! [[ $duration =~ ^[1-9][0-9]*$ ]] || ((duration > 86400)); then
 	die "$EX_USAGE" "bad --duration '$duration' (seconds, 1 to 86400)"
 fi
 [[ -d $(dirname "$doc") ]] || die "$EX_USAGE" "no directory for --doc '$doc'"
+[[ -n $shapes ]] || shapes=$stress_shape_groups
+[[ $shapes != none ]] || shapes=""
+for g in $shapes; do
+	# shellcheck disable=SC2086 # the groups are words
+	in_list "$g" $stress_shape_groups || die "$EX_USAGE" "bad --shapes: unknown shape group '$g' ($stress_shape_groups none)"
+done
 
 if ((table_only)); then
 	:
@@ -90,20 +107,31 @@ status=0
 ((table_only)) && todo=()
 ((table_only)) || mkdir -p "$results" || die "$EX_HARNESS" "cannot create $results"
 ((table_only)) || say "gate: ${todo[*]} (lab policies on the $flavour kernel, ${duration}s of stress-ng each)"
-for p in "${todo[@]}"; do
-	kopt=(--kernel "$flavour")
+# gate_run POLICY WHAT OPTIONS...: one lab.sh stress run of POLICY, its
+# directory added to the table's runs, the first failure's exit kept.
+gate_run() {
+	local p=$1 what=$2 rc=0 t0=$SECONDS out dir kopt=(--kernel "$flavour")
+	shift 2
 	policy_vanilla "$p" && kopt=()
-	rc=0 t0=$SECONDS
-	out=$("$LAB_TOP/lab/commands/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "${stress_opts[@]}" \
+	out=$("$LAB_TOP/lab/commands/stress.sh" "$p" "${kopt[@]}" --duration "$duration" "$@" \
 		--results "$results") || rc=$?
 	dir=$(tail -n1 <<<"$out")
-	say "$p: exit $rc in $((SECONDS - t0))s ($dir)"
+	say "$p ($what): exit $rc in $((SECONDS - t0))s ($dir)"
 	if [[ -n $dir && -f $dir/stress.json ]]; then
 		dirs+=("$dir")
 	else
-		say "$p: no stress.json; the table shows it as not run"
+		say "$p ($what): no stress.json; the table shows it as not run"
 	fi
 	((rc == 0 || status != 0)) || status=$rc
+}
+
+for p in "${todo[@]}"; do
+	# --groups none: the shapes only
+	[[ $groups == none ]] || gate_run "$p" "every guest" "${stress_opts[@]}"
+	for g in $shapes; do
+		# shellcheck disable=SC2046 # the shape's options are words
+		gate_run "$p" "$g shape" --groups "$g" $(stress_shape_options "$g")
+	done
 done
 
 # The table, from the stress.json files only.
@@ -120,9 +148,18 @@ jq -s -r --arg date "$(date -u +%Y-%m-%d)" '
 	  "|---|---|---|---|---|---|---|",
 	  ($runs[] | "| \(.policy) | \(.kernel_flavour)\(if .kernel.image then " (LAB_KERNEL=" + (.kernel.image | split("/") | .[-2:] | join("/")) + ")" else "" end) \(.kernel.release // "") | **\(.verdict)**\(if .verdict != "pass" then " (" + .exit + ")" else "" end) | \(.wall_s) s | \([.tests[] | select(.result == "pass")] | length)/\(.tests | length)\([.tests[] | select(.result == "skip")] | if length > 0 then ", \(length) skipped" else "" end) | \(if (.console_findings | length) == 0 then "clean" else (.console_findings | map(.kind) | unique | join(", ")) end) | `\(.command)` |"),
 	  "",
-	  "| test | " + ($runs | map("\(.policy) (\(.kernel_flavour)\(if .kernel.image then ", LAB_KERNEL" else "" end))") | join(" | ")) + " |",
-	  "|---|" + ($runs | map("---|") | join("")),
-	  ($names[] as $n | "| \($n) | " + ($runs | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |"),
+	  # A column per policy and kernel: its runs of other shapes join it
+	  # (their tests are other tests); a run whose tests it has already
+	  # is a column of its own.
+	  ($runs | reduce .[] as $r ([];
+	      "\($r.policy) (\($r.kernel_flavour)\(if $r.kernel.image then ", LAB_KERNEL" else "" end))" as $l
+	      | ($r.tests | map(.name)) as $rn
+	      | (map(.label == $l and ([.names[] | select(. as $n | $rn | index([$n]))] | length) == 0) | index(true)) as $i
+	      | if $i == null then . + [{label: $l, names: $rn, tests: $r.tests}]
+	        else .[$i].names += $rn | .[$i].tests += $r.tests end)) as $cols
+	  | "| test | " + ($cols | map(.label) | join(" | ")) + " |",
+	  "|---|" + ($cols | map("---|") | join("")),
+	  ($names[] as $n | "| \($n) | " + ($cols | map([.tests[] | select(.name == $n)][0] | cell) | join(" | ")) + " |"),
 	  "",
 	  "Details (skips, known failures, failures):",
 	  "",

@@ -4,7 +4,8 @@
 # does not fit make test's budget; make stress runs the full gate on it).
 # vanilla runs every test group; the lab policies run stress-ng and the
 # memcg workloads, the groups whose paths go through the policy hardest;
-# lru alone runs the switch group, which visits every policy.
+# lru alone runs the switch group, which visits every policy; random
+# alone runs the machine shapes' groups, a guest each.
 # LAB_TEST_STRESS_DURATION (default 12) sets the seconds of stress-ng.
 set -euo pipefail
 # shellcheck source=tap.sh
@@ -87,6 +88,20 @@ if ((${#lab_policies[@]})); then
 			test "$(jq -r --arg t "$t" '[.tests[] | select(.name == $t)][0].result' "$f" 2>/dev/null)" = pass
 	done
 	check "switch group: console clean" test "$(jq '.console_findings | length' "$f" 2>/dev/null)" = 0
+	# The machine shapes (lab/lib/stress-groups.sh), for random, whose
+	# pfn draws once took another node's folio: two nodes whose spans
+	# overlap, zram, anonymous THPs and XFS's large folios, eight vCPUs
+	# with a switch storm; a guest each.
+	if in_list random "${lab_policies[@]}"; then
+		LAB_RESULTS=$tmp/res-shapes run_gate shapes "$tmp/shapes.md" random --groups none
+		check "random through the shapes: gate exit 0" test "$rc" = 0
+		for t in numa-node0 numa-node1 numa-reclaimed numa-lru-check zram-workloads zram-swapped zram-lru-check \
+			thp-workloads thp-allocated thp-lru-check smp-cyclic-anon smp-cyclic-file smp-switch smp-lru-check; do
+			res=$(jq -rs --arg t "$t" '[.[].tests[] | select(.name == $t)][0] | "\(.result) \(.detail)"' \
+				"$tmp"/res-shapes/*-random-stress-r1-*/stress.json 2>/dev/null)
+			check "random, shape test $t: ${res:-not run}" test "${res%% *}" = pass
+		done
+	fi
 else
 	ok "no lab policy in the built lab kernel yet # SKIP the framework series has not landed"
 fi

@@ -457,6 +457,16 @@ one_round() {
 	echo $!
 }
 
+# memcg_rounds NAME CGROUP: one round of the verifying workloads, RAM/3
+# each, in a new memcg CGROUP at half that, as test NAME.
+memcg_rounds() {
+	mr_cg=/sys/fs/cgroup/$2
+	{ echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p "$mr_cg"; } || exit 1
+	echo $((mem_total_mb / 6))M >"$mr_cg/memory.max"
+	run_test "$1" plain 1200 sh -c "$workload_rounds" - "$(one_round)" "$mr_cg" $((mem_total_mb / 3))
+	rmdir "$mr_cg"
+}
+
 # pinned_rounds NAME CPU SIZE_MB: cyclic-anon then cyclic-file, two passes
 # each, pinned to CPU (their memory comes from CPU's node first), as a
 # test of its own, in the background; the caller waits.
@@ -515,12 +525,7 @@ if has_group zram; then
 	else
 		# The workloads do not compress: in a memcg at half their size
 		# they swap to zram without filling the guest with zram's pages.
-		cg=/sys/fs/cgroup/lab-zram
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg || exit 1
-		size_mb=$((mem_total_mb / 3))
-		echo $((size_mb / 2))M >$cg/memory.max
-		run_test zram-workloads plain 1200 sh -c "$workload_rounds" - "$(one_round)" $cg $size_mb
-		rmdir $cg
+		memcg_rounds zram-workloads lab-zram
 		start=$(now_cs)
 		stored=$(awk '{ print $1 }' /sys/block/zram0/mm_stat 2>/dev/null)
 		if [ "${stored:-0}" -gt 0 ] || [ "$(sed -n 's/^pswpout //p' /proc/vmstat)" -gt 0 ]; then
@@ -542,13 +547,8 @@ if has_group thp; then
 		# Anonymous THPs (--thp always) swapped out and split under
 		# reclaim, and the data disk's large folios (XFS) reclaimed, in a
 		# memcg at half the workloads' size.
-		cg=/sys/fs/cgroup/lab-thp
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $cg || exit 1
-		size_mb=$((mem_total_mb / 3))
-		echo $((size_mb / 2))M >$cg/memory.max
 		thp0=$(sed -n 's/^thp_fault_alloc //p' /proc/vmstat)
-		run_test thp-workloads plain 1200 sh -c "$workload_rounds" - "$(one_round)" $cg $size_mb
-		rmdir $cg
+		memcg_rounds thp-workloads lab-thp
 		start=$(now_cs)
 		thp1=$(sed -n 's/^thp_fault_alloc //p' /proc/vmstat)
 		if [ "$thp" = always ] && [ "$((thp1 - thp0))" -eq 0 ]; then

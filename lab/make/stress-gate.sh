@@ -33,7 +33,7 @@ usage: lab/make/stress-gate.sh [options]
   --duration S       seconds of stress-ng per policy (default 60)
   --groups "G ..."   only these test groups (lab.sh stress --groups), and
                      no shape unless --shapes names it; none: only the
-                     shapes' runs
+                     shapes' runs (all of them unless --shapes says)
   --shapes "G ..."   the machine shapes' groups to run, each on its own
                      guest (default: all, $stress_shape_groups, unless
                      --groups is given; none: none)
@@ -54,7 +54,7 @@ while [[ $# -gt 0 ]]; do
 	--table-only) table_only=1; shift ;;
 	--kernel) need "$@"; flavour=$2; shift 2 ;;
 	--duration) need "$@"; duration=$2; shift 2 ;;
-	--groups) need "$@"; groups=$2; stress_opts+=(--groups "$2"); [[ -n $shapes ]] || shapes=none; shift 2 ;;
+	--groups) need "$@"; groups=$2; stress_opts+=(--groups "$2"); [[ -n $shapes || $2 == none ]] || shapes=none; shift 2 ;;
 	--shapes) need "$@"; shapes=$2; shift 2 ;;
 	--vcpus) need "$@"; stress_opts+=(--vcpus "$2"); shift 2 ;;
 	--policies) need "$@"; policies=$2; shift 2 ;;

@@ -16,12 +16,14 @@ source "$LAB_TOP/lab/lib/accel.sh"
 # engine_local_check JOBS VCPUS FORCE: exit 2 before anything runs when
 # JOBS guests of VCPUS each oversubscribe this host.
 engine_local_check() {
-	local jobs=${1:-1} vcpus=$2 force=$3 cores threads=$2
+	local jobs=${1:-1} vcpus=$2 force=$3 cores threads=$2 accel
 	((jobs > 1 && !force)) || return 0
 	cores=$(nproc)
-	[[ $(accel_choose) == tcg ]] && threads=1
+	# quietly: a refusal is one line, also on the host's first probe
+	accel=$(accel_choose 2>/dev/null)
+	[[ $accel == tcg ]] && threads=1
 	((threads * jobs > cores)) || return 0
-	die "$EX_USAGE" "--jobs $jobs guests of $threads host thread(s) each (--vcpus $vcpus, $(accel_choose)) on $cores cores: oversubscribed (use fewer --jobs, or --force)"
+	die "$EX_USAGE" "--jobs $jobs guests of $threads host thread(s) each (--vcpus $vcpus, $accel) on $cores cores: oversubscribed (use fewer --jobs, or --force)"
 }
 
 # engine_local_run JOBS: run every pending cell, JOBS at once, reporting

@@ -68,9 +68,7 @@ static int option(struct wl *w, int c, const char *arg)
 		fs->passes = arg_positive("--passes", arg);
 		return 1;
 	case 'r':
-		if (!*arg)
-			die(EXIT_LAB_USAGE, "bad --rg value '': the ripgrep program to run");
-		fs->rg = arg;
+		fs->rg = arg_program("--rg", arg, "the ripgrep program to run");
 		return 1;
 	default:
 		return 0;

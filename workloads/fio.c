@@ -85,9 +85,7 @@ static int option(struct wl *w, int c, const char *arg)
 		f->stream_size_arg = arg;
 		return 1;
 	case 'f':
-		if (!*arg)
-			die(EXIT_LAB_USAGE, "bad --fio value '': the fio program to run");
-		f->fio = arg;
+		f->fio = arg_program("--fio", arg, "the fio program to run");
 		return 1;
 	default:
 		return 0;

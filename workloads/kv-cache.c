@@ -90,9 +90,7 @@ static int option(struct wl *w, int c, const char *arg)
 				   YCSB_ZIPFIAN;
 		return 1;
 	case 'r':
-		if (!*arg)
-			die(EXIT_LAB_USAGE, "bad --redis value '': the redis-server program to run");
-		kv->redis = arg;
+		kv->redis = arg_program("--redis", arg, "the redis-server program to run");
 		return 1;
 	default:
 		return 0;

@@ -60,6 +60,13 @@ uint64_t arg_positive(const char *option, const char *value)
 	return v;
 }
 
+const char *arg_program(const char *option, const char *value, const char *what)
+{
+	if (!*value)
+		die(EXIT_LAB_USAGE, "bad %s value '': %s", option, what);
+	return value;
+}
+
 uint64_t arg_size(const char *option, const char *value, uint64_t memtotal)
 {
 	uint64_t bytes;

@@ -16,6 +16,10 @@ uint64_t arg_u64(const char *option, const char *value);
 /* As arg_u64 but the value must be at least 1. */
 uint64_t arg_positive(const char *option, const char *value);
 
+/* A program to run (--fio, --redis, --rg): any non-empty value, or exit 2
+ * with "bad OPTION value '': WHAT". */
+const char *arg_program(const char *option, const char *value, const char *what);
+
 /* Parse --size style values (see size.h) or exit 2 naming the option. */
 uint64_t arg_size(const char *option, const char *value, uint64_t memtotal);
 

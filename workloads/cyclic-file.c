@@ -145,8 +145,7 @@ static void report(struct wl *w, double elapsed)
 {
 	struct cyclic_file *cf = w->priv;
 
-	result_num(&w->res, "pages_per_s",
-		   elapsed > 0 ? (double)(w->size / LAB_PAGE_SIZE * cf->passes) / elapsed : 0);
+	result_rate(&w->res, "pages_per_s", w->size / LAB_PAGE_SIZE * cf->passes, elapsed);
 	resident_sampler_report(&cf->resident, &w->res);
 }
 

@@ -275,8 +275,8 @@ static void report(struct wl *w, double elapsed)
 	result_u64(&w->res, "files", fs->files);
 	result_u64(&w->res, "tree_bytes", fs->bytes);
 	result_u64(&w->res, "matches", fs->matches);
-	result_num(&w->res, "mib_per_s",
-		   elapsed > 0 ? (double)(fs->bytes * fs->passes) / elapsed / (1 << 20) : 0);
+	/* MiB: scaling by a power of two before or after the division is exact */
+	result_rate(&w->res, "mib_per_s", (double)(fs->bytes * fs->passes) / (1 << 20), elapsed);
 	result_num(&w->res, "slowest_pass_s", fs->slowest_pass_s);
 }
 

@@ -325,7 +325,7 @@ static void report(struct wl *w, double elapsed)
 {
 	struct kv_cache *kv = w->priv;
 
-	result_num(&w->res, "ops_per_s", elapsed > 0 ? (double)kv->ops / elapsed : 0);
+	result_rate(&w->res, "ops_per_s", kv->ops, elapsed);
 	result_num(&w->res, "p50_us", (double)hist_percentile(&kv->lat, 50) / 1e3);
 	result_num(&w->res, "p99_us", (double)hist_percentile(&kv->lat, 99) / 1e3);
 	result_num(&w->res, "p999_us", (double)hist_percentile(&kv->lat, 99.9) / 1e3);

@@ -197,7 +197,7 @@ static void report(struct wl *w, double elapsed)
 {
 	struct mdb *db = w->priv;
 
-	result_num(&w->res, "ops_per_s", elapsed > 0 ? (double)db->ops / elapsed : 0);
+	result_rate(&w->res, "ops_per_s", db->ops, elapsed);
 	result_num(&w->res, "index_resident_fraction",
 		   resident_fraction(db->index_fd, db->index_pages * LAB_PAGE_SIZE,
 				     "the index file"));

@@ -427,7 +427,7 @@ static void report(struct wl *w, double elapsed)
 	struct pgb *p = w->priv;
 
 	result_num(&w->res, "tps", p->tps);
-	result_num(&w->res, "ops_per_s", elapsed > 0 ? (double)p->processed / elapsed : 0);
+	result_rate(&w->res, "ops_per_s", p->processed, elapsed);
 	result_num(&w->res, "p50_us", (double)hist_percentile(&p->lat, 50));
 	result_num(&w->res, "p99_us", (double)hist_percentile(&p->lat, 99));
 	result_num(&w->res, "p999_us", (double)hist_percentile(&p->lat, 99.9));

@@ -309,8 +309,7 @@ static void report(struct wl *w, double elapsed)
 	result_u64(&w->res, "writes", wt->writes);
 	result_u64(&w->res, "bytes", wt->bytes);
 	result_u64(&w->res, "pages", wt->pages);
-	result_num(&w->res, "requests_per_s",
-		   elapsed > 0 ? (double)(wt->reads + wt->writes) / elapsed : 0);
+	result_rate(&w->res, "requests_per_s", wt->reads + wt->writes, elapsed);
 	if (wt->timed)
 		result_num(&w->res, "max_lag_s", wt->max_lag_s);
 	resident_sampler_report(&wt->resident, &w->res);

@@ -77,6 +77,11 @@ void result_num(struct result *r, const char *key, double value)
 		append(r, "null");
 }
 
+void result_rate(struct result *r, const char *key, double count, double seconds)
+{
+	result_num(r, key, seconds > 0 ? count / seconds : 0);
+}
+
 void result_bool(struct result *r, const char *key, int value)
 {
 	append_key(r, key);

@@ -15,6 +15,9 @@ void result_init(struct result *r, const char *workload);
 void result_str(struct result *r, const char *key, const char *value);
 void result_u64(struct result *r, const char *key, uint64_t value);
 void result_num(struct result *r, const char *key, double value);
+/* key = count / seconds, a rate over a timed phase; 0 when the phase took
+ * no measurable time. */
+void result_rate(struct result *r, const char *key, double count, double seconds);
 void result_bool(struct result *r, const char *key, int value);
 /* Print "RESULT {...}" and a newline on stdout; returns 0 or -1. */
 int result_print(struct result *r);

@@ -715,7 +715,7 @@ static void report_mix(struct ycsb *y, char name, const struct hist *mix, double
 	char key[64];
 
 	snprintf(key, sizeof(key), "%c_ops_per_s", name);
-	result_num(res, key, seconds > 0 ? (double)y->ops / seconds : 0);
+	result_rate(res, key, y->ops, seconds);
 	for (int op = 0; op < OP_KINDS; op++)
 		for (int i = 0; i < 3 && mix[op].count; i++) {
 			snprintf(key, sizeof(key), "%c_%s_%s_us", name, op_names[op], pct_names[i]);
@@ -787,8 +787,7 @@ static void report(struct wl *w, double elapsed)
 	each_file(y, measure);
 	result_u64(&w->res, "db_bytes", db_bytes);
 	result_u64(&w->res, "keys", y->keys);
-	result_num(&w->res, "ops_per_s",
-		   elapsed > 0 ? (double)(y->ops * strlen(y->mixes)) / elapsed : 0);
+	result_rate(&w->res, "ops_per_s", y->ops * strlen(y->mixes), elapsed);
 	for (int op = 0; op < OP_KINDS; op++) {
 		const struct hist *h = &y->hist[op];
 

@@ -326,9 +326,7 @@ static void report(struct wl *w, double elapsed)
 	struct kv_cache *kv = w->priv;
 
 	result_rate(&w->res, "ops_per_s", kv->ops, elapsed);
-	result_num(&w->res, "p50_us", (double)hist_percentile(&kv->lat, 50) / 1e3);
-	result_num(&w->res, "p99_us", (double)hist_percentile(&kv->lat, 99) / 1e3);
-	result_num(&w->res, "p999_us", (double)hist_percentile(&kv->lat, 99.9) / 1e3);
+	hist_report(&kv->lat, "", 1e3, &w->res);
 	result_num(&w->res, "max_us", (double)kv->lat.max / 1e3);
 	result_num(&w->res, "fill_s", kv->fill_s);
 	result_u64(&w->res, "server_rss_kib", kv->server_rss_kib);

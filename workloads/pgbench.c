@@ -428,9 +428,7 @@ static void report(struct wl *w, double elapsed)
 
 	result_num(&w->res, "tps", p->tps);
 	result_rate(&w->res, "ops_per_s", p->processed, elapsed);
-	result_num(&w->res, "p50_us", (double)hist_percentile(&p->lat, 50));
-	result_num(&w->res, "p99_us", (double)hist_percentile(&p->lat, 99));
-	result_num(&w->res, "p999_us", (double)hist_percentile(&p->lat, 99.9));
+	hist_report(&p->lat, "", 1, &w->res);
 	result_num(&w->res, "max_us", (double)p->lat.max);
 }
 

@@ -1,6 +1,9 @@
 #include "hist.h"
 
+#include "result.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void hist_reset(struct hist *h)
@@ -62,4 +65,19 @@ uint64_t hist_percentile(const struct hist *h, double p)
 			return hist_bucket_high(i) < h->max ? hist_bucket_high(i) : h->max;
 	}
 	return h->max;
+}
+
+void hist_report(const struct hist *h, const char *prefix, double units_per_us,
+		 struct result *res)
+{
+	static const struct {
+		const char *name;
+		double p;
+	} pcts[] = { { "p50", 50 }, { "p99", 99 }, { "p999", 99.9 } };
+	char key[96];
+
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		snprintf(key, sizeof(key), "%s%s_us", prefix, pcts[i].name);
+		result_num(res, key, (double)hist_percentile(h, pcts[i].p) / units_per_us);
+	}
 }

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+struct result;
+
 #define HIST_SUB_BITS 6
 #define HIST_HALF (1u << (HIST_SUB_BITS - 1))
 #define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_HALF + HIST_HALF)
@@ -32,5 +34,10 @@ void hist_add(struct hist *h, uint64_t v);
 /* The value at percentile p (0 < p <= 100): the highest value of the
  * bucket holding the ceil(p/100 * count)-th smallest value; 0 if empty. */
 uint64_t hist_percentile(const struct hist *h, double p);
+
+/* The RESULT fields PREFIXp50_us, PREFIXp99_us and PREFIXp999_us of h,
+ * whose values are units_per_us to the microsecond (1e3: nanoseconds). */
+void hist_report(const struct hist *h, const char *prefix, double units_per_us,
+		 struct result *res);
 
 #endif

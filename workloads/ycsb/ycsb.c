@@ -709,18 +709,17 @@ static long majflt(void)
 static void report_mix(struct ycsb *y, char name, const struct hist *mix, double seconds,
 		       long faults, double refaults)
 {
-	static const char *const pct_names[] = { "p50", "p99", "p999" };
-	static const double pcts[] = { 50, 99, 99.9 };
 	struct result *res = &y->w->res;
 	char key[64];
 
 	snprintf(key, sizeof(key), "%c_ops_per_s", name);
 	result_rate(res, key, y->ops, seconds);
-	for (int op = 0; op < OP_KINDS; op++)
-		for (int i = 0; i < 3 && mix[op].count; i++) {
-			snprintf(key, sizeof(key), "%c_%s_%s_us", name, op_names[op], pct_names[i]);
-			result_num(res, key, (double)hist_percentile(&mix[op], pcts[i]) / 1e3);
-		}
+	for (int op = 0; op < OP_KINDS; op++) {
+		if (!mix[op].count)
+			continue;
+		snprintf(key, sizeof(key), "%c_%s_", name, op_names[op]);
+		hist_report(&mix[op], key, 1e3, res);
+	}
 	snprintf(key, sizeof(key), "%c_majflt", name);
 	result_u64(res, key, (uint64_t)faults);
 	if (refaults >= 0) {
@@ -795,12 +794,8 @@ static void report(struct wl *w, double elapsed)
 			continue;
 		snprintf(key, sizeof(key), "%s_ops", op_names[op]);
 		result_u64(&w->res, key, h->count);
-		snprintf(key, sizeof(key), "%s_p50_us", op_names[op]);
-		result_num(&w->res, key, (double)hist_percentile(h, 50) / 1e3);
-		snprintf(key, sizeof(key), "%s_p99_us", op_names[op]);
-		result_num(&w->res, key, (double)hist_percentile(h, 99) / 1e3);
-		snprintf(key, sizeof(key), "%s_p999_us", op_names[op]);
-		result_num(&w->res, key, (double)hist_percentile(h, 99.9) / 1e3);
+		snprintf(key, sizeof(key), "%s_", op_names[op]);
+		hist_report(h, key, 1e3, &w->res);
 	}
 	if (y->hist[OP_SCAN].count)
 		result_u64(&w->res, "scan_records", y->scanned);

@@ -18,7 +18,6 @@
 
 struct cyclic_anon {
 	uint64_t passes;
-	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -63,7 +62,7 @@ static double run(struct wl *w)
 	if (mem == MAP_FAILED)
 		die(EXIT_LAB_RUNTIME, "cannot map %llu bytes: %s",
 		    (unsigned long long)(pages * LAB_PAGE_SIZE), strerror(errno));
-	resident_sampler_init(&ca->resident, pages, w->resident_samples);
+	resident_sampler_init(&w->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < ca->passes; pass++) {
 		for (uint64_t page = first; page < first + pages; page++) {
@@ -71,8 +70,8 @@ static double run(struct wl *w)
 			long bad;
 			char where[96];
 
-			if (resident_sample_due(&ca->resident, pass, page))
-				resident_sample_mapping(&ca->resident, mem, w->size, "the region");
+			if (resident_sample_due(&w->resident, pass, page))
+				resident_sample_mapping(&w->resident, mem, w->size, "the region");
 			wl_ref(w, 0, page);
 			if (pass == 0)
 				bad = zero_mismatch(p);
@@ -89,7 +88,7 @@ static double run(struct wl *w)
 			stamp_fill(p, stamp_key(w->seed, 0, page, pass));
 		}
 	}
-	return wl_timer_elapsed(w) - ca->resident.seconds;
+	return wl_timer_elapsed(w) - w->resident.seconds;
 }
 
 static void report(struct wl *w, double elapsed)
@@ -97,7 +96,6 @@ static void report(struct wl *w, double elapsed)
 	struct cyclic_anon *ca = w->priv;
 
 	result_rate(&w->res, "pages_per_s", w->size / LAB_PAGE_SIZE * ca->passes, elapsed);
-	resident_sampler_report(&ca->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

@@ -28,7 +28,6 @@ struct cyclic_file {
 	enum mode mode;
 	char *path;
 	int fd;
-	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -100,7 +99,7 @@ static double run(struct wl *w)
 
 	/* this process's pages of the file: first .. first + pages - 1 */
 	wl_share(w, w->size / LAB_PAGE_SIZE, &first, &pages);
-	resident_sampler_init(&cf->resident, pages, w->resident_samples);
+	resident_sampler_init(&w->resident, pages, w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t pass = 0; pass < cf->passes; pass++) {
 		for (uint64_t page = first; page < first + pages; page++) {
@@ -108,8 +107,8 @@ static double run(struct wl *w)
 			long bad;
 			char where[96];
 
-			if (resident_sample_due(&cf->resident, pass, page))
-				resident_sample_file(&cf->resident, cf->fd, w->size, cf->path);
+			if (resident_sample_due(&w->resident, pass, page))
+				resident_sample_file(&w->resident, cf->fd, w->size, cf->path);
 			wl_ref(w, 0, page);
 			if (map) {
 				p = map + page * LAB_PAGE_SIZE;
@@ -134,7 +133,7 @@ static double run(struct wl *w)
 					 (unsigned long long)page, (unsigned long long)pass, bad);
 		}
 	}
-	elapsed = wl_timer_elapsed(w) - cf->resident.seconds;
+	elapsed = wl_timer_elapsed(w) - w->resident.seconds;
 	if (map)
 		munmap((void *)map, w->size);
 	free(buf);
@@ -146,7 +145,6 @@ static void report(struct wl *w, double elapsed)
 	struct cyclic_file *cf = w->priv;
 
 	result_rate(&w->res, "pages_per_s", w->size / LAB_PAGE_SIZE * cf->passes, elapsed);
-	resident_sampler_report(&cf->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

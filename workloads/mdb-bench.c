@@ -47,7 +47,6 @@ struct mdb {
 	int index_fd, record_fd;
 	const unsigned char *index_map, *record_map;
 	unsigned char *buf;
-	struct resident_sampler resident;
 };
 
 static const struct option options[] = {
@@ -175,13 +174,13 @@ static double run(struct wl *w)
 	 * key stream of its own (process 0's is the one process's) */
 	wl_share(w, db->ops, &first, &ops);
 	prng_seed(&rng, w->proc ? mix64(w->seed ^ (uint64_t)w->proc << 32) : w->seed);
-	resident_sampler_init(&db->resident, resident_half(ops), w->resident_samples);
+	resident_sampler_init(&w->resident, resident_half(ops), w->resident_samples);
 	wl_timer_start(w);
 	for (uint64_t op = first; op < first + ops; op++) {
 		uint64_t key = prng_below(&rng, db->keys);
 
-		if (resident_sample_due_in_run(&db->resident, op - first, ops))
-			resident_sample_files(&db->resident, 2,
+		if (resident_sample_due_in_run(&w->resident, op - first, ops))
+			resident_sample_files(&w->resident, 2,
 					      (const int[]){ db->index_fd, db->record_fd },
 					      (const uint64_t[]){ db->index_pages * LAB_PAGE_SIZE,
 								  db->record_pages * LAB_PAGE_SIZE },
@@ -190,7 +189,7 @@ static double run(struct wl *w)
 		check_page(w, 0, key / db->keys_per_index_page, op);
 		check_page(w, 1, key / KEYS_PER_RECORD_PAGE, op);
 	}
-	return wl_timer_elapsed(w) - db->resident.seconds;
+	return wl_timer_elapsed(w) - w->resident.seconds;
 }
 
 static void report(struct wl *w, double elapsed)
@@ -204,7 +203,6 @@ static void report(struct wl *w, double elapsed)
 	result_num(&w->res, "record_resident_fraction",
 		   resident_fraction(db->record_fd, db->record_pages * LAB_PAGE_SIZE,
 				     "the record file"));
-	resident_sampler_report(&db->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

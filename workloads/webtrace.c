@@ -45,7 +45,6 @@ struct webtrace {
 	int data_fd[ASU_SLOTS];
 	uint64_t data_bytes[ASU_SLOTS];
 	size_t nr_data;
-	struct resident_sampler resident;
 	uint64_t max_request_pages;
 	int has_writes;
 	uint64_t reads, writes, bytes, pages;
@@ -255,15 +254,15 @@ static double run(struct wl *w)
 	if (posix_memalign((void **)&buf, LAB_PAGE_SIZE,
 			   (size_t)wt->max_request_pages * LAB_PAGE_SIZE))
 		die(EXIT_LAB_RUNTIME, "out of memory for the I/O buffer");
-	resident_sampler_init(&wt->resident, resident_half(wt->trace.n), w->resident_samples);
+	resident_sampler_init(&w->resident, resident_half(wt->trace.n), w->resident_samples);
 	wl_timer_start(w);
 	for (size_t i = 0; i < wt->trace.n; i++) {
 		const struct spc_req *r = &wt->trace.reqs[i];
 		uint64_t first, last, run_start, run_len = 0;
 
 		/* a timed replay keeps the trace's pace: no samples */
-		if (!wt->timed && resident_sample_due_in_run(&wt->resident, i, wt->trace.n))
-			resident_sample_files(&wt->resident, wt->nr_data, wt->data_fd,
+		if (!wt->timed && resident_sample_due_in_run(&w->resident, i, wt->trace.n))
+			resident_sample_files(&w->resident, wt->nr_data, wt->data_fd,
 					      wt->data_bytes, "an ASU file");
 
 		if (wt->timed) {
@@ -295,7 +294,7 @@ static double run(struct wl *w)
 		wt->bytes += r->size;
 		wt->pages += last - first + 1;
 	}
-	elapsed = wl_timer_elapsed(w) - wt->resident.seconds;
+	elapsed = wl_timer_elapsed(w) - w->resident.seconds;
 	free(buf);
 	return elapsed;
 }
@@ -312,7 +311,6 @@ static void report(struct wl *w, double elapsed)
 	result_rate(&w->res, "requests_per_s", wt->reads + wt->writes, elapsed);
 	if (wt->timed)
 		result_num(&w->res, "max_lag_s", wt->max_lag_s);
-	resident_sampler_report(&wt->resident, &w->res);
 }
 
 static const struct wl_spec spec = {

@@ -370,6 +370,8 @@ static double run_phase(struct wl *w)
 	}
 	if (s->report)
 		s->report(w, elapsed);
+	if (s->flags & WL_RESIDENT)
+		resident_sampler_report(&w->resident, &w->res);
 	for (size_t i = 0; i < w->nfds; i++)
 		close(w->fds[i]);
 	w->nfds = 0;

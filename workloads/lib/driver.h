@@ -20,7 +20,8 @@
  *      with --phase all fsync + POSIX_FADV_DONTNEED of those files and
  *      drop_caches, then spec->run (which starts the clock with
  *      wl_timer_start and returns the elapsed seconds; with --procs N in N
- *      processes, each on its wl_share(), see procs.h), spec->report;
+ *      processes, each on its wl_share(), see procs.h), spec->report,
+ *      then (WL_RESIDENT) the resident-set samples' fields;
  *   5. commits the reference string ("refs"), adds "verified" and
  *      "elapsed_s" and prints the one RESULT line.
  *
@@ -33,6 +34,7 @@
 
 #include "args.h"
 #include "refs.h"
+#include "resident.h"
 #include "result.h"
 
 #include <getopt.h>
@@ -83,6 +85,10 @@ struct wl {
 	int readahead;   /* --readahead on (1, default) or off (0) */
 	int check_only;  /* --check-only: parse options and inputs, nothing else */
 	unsigned resident_samples; /* WL_RESIDENT: samples a pass (resident.h); 0: none */
+	/* WL_RESIDENT: the timed phase's samples of its data's resident set
+	 * (run() initialises and takes them, and leaves their seconds out of
+	 * its own); the driver reports them after spec->report */
+	struct resident_sampler resident;
 	unsigned nprocs; /* WL_PROCS: processes of the timed phase (1: this one) */
 	unsigned proc;   /* which of them this is, from 0 */
 	struct proc_slot *slot; /* in a process of --procs N > 1: what it hands back */

@@ -5,7 +5,6 @@
  * every page's stamp on every read.
  */
 #include "args.h"
-#include "datafile.h"
 #include "driver.h"
 #include "err.h"
 #include "resident.h"
@@ -71,10 +70,8 @@ static void prepare(struct wl *w)
 static void setup(struct wl *w)
 {
 	struct cyclic_file *cf = w->priv;
-	int err = datafile_create(cf->path, w->size / LAB_PAGE_SIZE, w->seed, 0);
 
-	if (err)
-		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", cf->path, strerror(err));
+	wl_create_data(w, cf->path, w->size / LAB_PAGE_SIZE, 0);
 }
 
 static void open_data(struct wl *w)

@@ -11,7 +11,6 @@
  * lives in index page k / keys_per_index_page and record page k / 2.
  */
 #include "args.h"
-#include "datafile.h"
 #include "driver.h"
 #include "err.h"
 #include "prng.h"
@@ -102,13 +101,9 @@ static void prepare(struct wl *w)
 static void setup(struct wl *w)
 {
 	struct mdb *db = w->priv;
-	int err = datafile_create(db->index_path, db->index_pages, w->seed, INDEX_OBJECT);
 
-	if (err)
-		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", db->index_path, strerror(err));
-	err = datafile_create(db->record_path, db->record_pages, w->seed, RECORD_OBJECT);
-	if (err)
-		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", db->record_path, strerror(err));
+	wl_create_data(w, db->index_path, db->index_pages, INDEX_OBJECT);
+	wl_create_data(w, db->record_path, db->record_pages, RECORD_OBJECT);
 }
 
 static void open_data(struct wl *w)

@@ -13,7 +13,6 @@
  */
 #include "args.h"
 #include "clock.h"
-#include "datafile.h"
 #include "driver.h"
 #include "err.h"
 #include "meminfo.h"
@@ -173,14 +172,11 @@ static void setup(struct wl *w)
 
 	for (unsigned a = 0; a < ASU_SLOTS; a++) {
 		char *path;
-		int err;
 
 		if (!wt->extent[a])
 			continue;
 		path = asu_path(w, a);
-		err = datafile_create(path, wt->extent[a], w->seed, a);
-		if (err)
-			die(EXIT_LAB_RUNTIME, "cannot create %s: %s", path, strerror(err));
+		wl_create_data(w, path, wt->extent[a], a);
 		free(path);
 	}
 }

@@ -293,6 +293,14 @@ void wl_track_fd(struct wl *w, int fd, const char *what)
 	}
 }
 
+void wl_create_data(const struct wl *w, const char *path, uint64_t pages, uint64_t object)
+{
+	int err = datafile_create(path, pages, w->seed, object);
+
+	if (err)
+		die(EXIT_LAB_RUNTIME, "cannot create %s: %s", path, strerror(err));
+}
+
 int wl_open_data(struct wl *w, const char *path, uint64_t pages, uint64_t object, int flags)
 {
 	int fd = datafile_open(path, pages, w->seed, object, flags);

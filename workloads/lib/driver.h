@@ -133,6 +133,10 @@ static inline void wl_ref(struct wl *w, uint64_t object, uint64_t page)
 _Noreturn void wl_verify_failed(struct wl *w, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Setup: create a stamped data file of pages pages for object (with
+ * --seed; datafile_create), or exit 1 naming it. */
+void wl_create_data(const struct wl *w, const char *path, uint64_t pages, uint64_t object);
+
 /*
  * Open a stamped data file set up by datafile_create (exits 1 when it is
  * missing or was set up with other options), remember it for the cache

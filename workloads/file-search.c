@@ -150,7 +150,6 @@ static void setup(struct wl *w)
 	char *tmp = datafile_tmp_path(fs->tree), line[128];
 	size_t cap = strlen(tmp) + strlen(fs->sources) + 4096;
 	char *from = malloc(cap), *to = malloc(cap);
-	FILE *meta;
 
 	if (!from || !to)
 		die(EXIT_LAB_RUNTIME, "out of memory");
@@ -173,10 +172,8 @@ static void setup(struct wl *w)
 		die(EXIT_LAB_RUNTIME, "cannot remove the old %s", fs->tree);
 	if (rename(tmp, fs->tree))
 		die(EXIT_LAB_RUNTIME, "cannot rename %s: %s", tmp, strerror(errno));
-	meta = fopen(fs->meta, "w");
 	meta_line(fs, line, sizeof(line));
-	if (!meta || fputs(line, meta) < 0 || fclose(meta))
-		die(EXIT_LAB_RUNTIME, "cannot write %s", fs->meta);
+	datafile_write_record(fs->meta, line);
 	sync();
 	free(tmp);
 	free(from);
@@ -186,23 +183,12 @@ static void setup(struct wl *w)
 static void open_tree(struct wl *w)
 {
 	struct file_search *fs = w->priv;
-	char want[128], got[128] = "";
-	FILE *meta;
+	char want[128];
 
 	if (!fs->manifest.n)
 		select_files(w, fs);
-	meta = fopen(fs->meta, "r");
-	if (!meta)
-		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", fs->meta,
-		    strerror(errno));
-	if (!fgets(got, sizeof(got), meta))
-		got[0] = 0;
-	fclose(meta);
 	meta_line(fs, want, sizeof(want));
-	if (strcmp(got, want))
-		die(EXIT_LAB_RUNTIME, "%s was set up as '%.*s' but this run needs '%.*s' (run --phase "
-		    "setup with the same options)", fs->tree, (int)strcspn(got, "\n"), got,
-		    (int)strcspn(want, "\n"), want);
+	datafile_check_record(fs->meta, fs->tree, want, sizeof(want));
 }
 
 static int counted(void *ctx, const char *path, uint64_t count)

@@ -269,18 +269,17 @@ static void query(struct pgb *p, const char *sql, uint64_t *v, int n)
 	free(psql);
 }
 
-static void write_meta(struct pgb *p)
+/* The cluster's record: what setup made it for. */
+static void meta_line(const struct pgb *p, char *buf, size_t len)
 {
-	FILE *f = fopen(p->meta, "w");
-
-	if (!f || fprintf(f, "labpg1 scale=%llu\n", (unsigned long long)p->scale) < 0 || fclose(f))
-		die(EXIT_LAB_RUNTIME, "cannot write %s", p->meta);
+	snprintf(buf, len, "labpg1 scale=%llu\n", (unsigned long long)p->scale);
 }
 
 static void setup(struct wl *w)
 {
 	struct pgb *p = w->priv;
 	char *initdb = bin_path(p, "initdb"), *pgbench = bin_path(p, "pgbench"), scale[32];
+	char line[64];
 	const char *init[] = { initdb, "-D", p->db_tmp, "-U", USER, "--locale=C", "-E", "UTF8",
 			       "-A", "trust", "--data-checksums", "--no-instructions", NULL };
 	const char *load[] = { pgbench, "-i", "-q", "-s", scale, "-h", p->sock, "-U", USER,
@@ -298,7 +297,8 @@ static void setup(struct wl *w)
 	unlink(p->meta);
 	if (datafile_remove_tree(p->db) || rename(p->db_tmp, p->db))
 		die(EXIT_LAB_RUNTIME, "cannot put %s in place: %s", p->db, strerror(errno));
-	write_meta(p);
+	meta_line(p, line, sizeof(line));
+	datafile_write_record(p->meta, line);
 	sync();
 	free(initdb);
 	free(pgbench);
@@ -307,20 +307,10 @@ static void setup(struct wl *w)
 static void open_db(struct wl *w)
 {
 	struct pgb *p = w->priv;
-	char want[64], got[64] = "";
-	FILE *f = fopen(p->meta, "r");
+	char want[64];
 
-	if (!f)
-		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", p->meta,
-		    strerror(errno));
-	if (!fgets(got, sizeof(got), f))
-		got[0] = 0;
-	fclose(f);
-	snprintf(want, sizeof(want), "labpg1 scale=%llu\n", (unsigned long long)p->scale);
-	if (strcmp(got, want))
-		die(EXIT_LAB_RUNTIME, "%s was set up as '%.*s' but this run needs '%.*s' (run --phase "
-		    "setup with the same options)", p->db, (int)strcspn(got, "\n"), got,
-		    (int)strcspn(want, "\n"), want);
+	meta_line(p, want, sizeof(want));
+	datafile_check_record(p->meta, p->db, want, sizeof(want));
 	open_run_dir(p);
 	start_server(w, p, p->db);
 }

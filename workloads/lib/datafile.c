@@ -189,29 +189,45 @@ int datafile_commit(const char *tmp, const char *path, uint64_t pages, uint64_t 
 	return err;
 }
 
+void datafile_write_record(const char *record, const char *line)
+{
+	FILE *f = fopen(record, "w");
+
+	if (!f || fputs(line, f) < 0 || fclose(f))
+		die(EXIT_LAB_RUNTIME, "cannot write %s", record);
+}
+
+void datafile_check_record(const char *record, const char *what, const char *want,
+			   size_t line_max)
+{
+	char got[256] = "";
+	FILE *f = fopen(record, "r");
+
+	if (!f)
+		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", record,
+		    strerror(errno));
+	if (line_max > sizeof(got))
+		line_max = sizeof(got);
+	if (!fgets(got, (int)line_max, f))
+		got[0] = 0;
+	fclose(f);
+	if (strcmp(want, got)) {
+		got[strcspn(got, "\n")] = 0;
+		die(EXIT_LAB_RUNTIME,
+		    "%s was set up as '%s' but this run needs '%.*s' (run --phase setup with the same options)",
+		    what, got, (int)strcspn(want, "\n"), want);
+	}
+}
+
 static void check_meta(const char *path, uint64_t pages, uint64_t seed, uint64_t object)
 {
-	char want[128], got[128] = "", *meta = malloc(strlen(path) + 8);
-	FILE *f;
+	char want[128], *meta = malloc(strlen(path) + 8);
 
 	if (!meta)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	sprintf(meta, "%s.meta", path);
-	f = fopen(meta, "r");
-	if (!f)
-		die(EXIT_LAB_RUNTIME, "cannot open %s: %s (run --phase setup first)", meta,
-		    strerror(errno));
-	if (!fgets(got, sizeof(got), f))
-		got[0] = 0;
-	fclose(f);
 	meta_line(want, sizeof(want), pages, seed, object);
-	if (strcmp(want, got)) {
-		got[strcspn(got, "\n")] = 0;
-		want[strcspn(want, "\n")] = 0;
-		die(EXIT_LAB_RUNTIME,
-		    "%s was set up as '%s' but this run needs '%s' (run --phase setup with the same options)",
-		    path, got, want);
-	}
+	datafile_check_record(meta, path, want, sizeof(want));
 	free(meta);
 }
 

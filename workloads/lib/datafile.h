@@ -2,6 +2,7 @@
 #ifndef LAB_DATAFILE_H
 #define LAB_DATAFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* "dir/name" in a malloc'd string; exits 1 if out of memory. */
@@ -38,6 +39,18 @@ int datafile_commit(const char *tmp, const char *path, uint64_t pages, uint64_t 
  * the file and suggesting setup.
  */
 int datafile_open(const char *path, uint64_t pages, uint64_t seed, uint64_t object, int flags);
+
+/*
+ * The one-line record ("DATA.meta") of a data set laid out by other means
+ * (file-search's tree, pgbench's cluster): write line into record, in
+ * place (the caller syncs), or exit 1; check that record holds want (its
+ * line read into at most line_max bytes, the size of the caller's want
+ * buffer), or exit 1: missing, "run --phase setup first"; another line,
+ * "WHAT was set up as '...' but this run needs '...'".
+ */
+void datafile_write_record(const char *record, const char *line);
+void datafile_check_record(const char *record, const char *what, const char *want,
+			   size_t line_max);
 
 /*
  * Push a data set out of the page cache before the timed phase: fsync,

@@ -64,8 +64,7 @@ int main(int argc, char **argv)
 
 	err_set_prog(NAME);
 	webgen_defaults(&params, meminfo_total());
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = arg_next(argc, argv, longopts)) != -1) {
 		if (webgen_option(c, optarg, &params, &footprint_arg))
 			continue;
 		switch (c) {
@@ -85,7 +84,6 @@ int main(int argc, char **argv)
 			arg_getopt_failed(c, argv, optind);
 		}
 	}
-	arg_no_positionals(argc, argv, optind);
 	if (!out_path)
 		die(EXIT_LAB_USAGE, "--out FILE is required (see --help)");
 	webgen_finish_options(&params, footprint_arg);

@@ -126,8 +126,15 @@ _Noreturn void arg_getopt_failed(int c, char **argv, int optind_now)
 	die(EXIT_LAB_USAGE, "unknown option '%s' (see --help)", arg);
 }
 
-void arg_no_positionals(int argc, char **argv, int optind_now)
+int arg_next(int argc, char **argv, const struct option *longopts)
 {
-	if (optind_now < argc)
-		die(EXIT_LAB_USAGE, "unexpected argument '%s' (see --help)", argv[optind_now]);
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, ":h", longopts, NULL);
+	if (c == '?' || c == ':')
+		arg_getopt_failed(c, argv, optind);
+	if (c == -1 && optind < argc)
+		die(EXIT_LAB_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+	return c;
 }

@@ -2,6 +2,7 @@
 #ifndef LAB_ARGS_H
 #define LAB_ARGS_H
 
+#include <getopt.h>
 #include <stdint.h>
 
 /* Plain decimal, no sign, no spaces, no trailing text, no overflow.
@@ -31,11 +32,16 @@ enum phase { PHASE_SETUP = 1, PHASE_RUN = 2, PHASE_ALL = 3 };
 enum phase arg_phase(const char *value);
 const char *phase_name(enum phase p);
 
-/* Report what getopt_long (optstring starting with ':') rejected and exit 2.
- * c is the value getopt_long returned ('?' or ':'). */
-_Noreturn void arg_getopt_failed(int c, char **argv, int optind_now);
+/*
+ * The next option of argv, by getopt_long with the workloads' conventions:
+ * long options only (and -h), none of getopt's own messages. Returns its
+ * val, or -1 after the last one. An unknown option, a missing value or a
+ * positional argument is one error line (arg_getopt_failed) and exit 2.
+ */
+int arg_next(int argc, char **argv, const struct option *longopts);
 
-/* Exit 2 if there are positional arguments left. */
-void arg_no_positionals(int argc, char **argv, int optind_now);
+/* Exit 2 for the option arg_next just returned as c: "needs a value" for
+ * ':', else "unknown option" (also for a val nobody claims). */
+_Noreturn void arg_getopt_failed(int c, char **argv, int optind_now);
 
 #endif

@@ -164,8 +164,7 @@ static void parse(struct wl *w, int argc, char **argv)
 	w->readahead = 1;
 	w->resident_samples = RESIDENT_SAMPLES_PER_PASS;
 	w->nprocs = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = arg_next(argc, argv, longopts)) != -1) {
 		switch (c) {
 		case OPT_SIZE:
 			w->size_arg = optarg;
@@ -202,12 +201,11 @@ static void parse(struct wl *w, int argc, char **argv)
 			usage(s);
 			exit(0);
 		default:
-			if (c == '?' || c == ':' || !s->option || !s->option(w, c, optarg))
+			if (!s->option || !s->option(w, c, optarg))
 				arg_getopt_failed(c, argv, optind);
 		}
 	}
 	free(longopts);
-	arg_no_positionals(argc, argv, optind);
 	if (w->refs_path && !s->objects)
 		die(EXIT_LAB_USAGE, "--emit-refs is not offered: another program (%s's engine) "
 		    "makes the references", s->name);

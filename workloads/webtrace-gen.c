@@ -91,9 +91,8 @@ int main(int argc, char **argv)
 		die(EXIT_LAB_USAGE, "%s", why);
 
 	refs_none(&refs);
-	if (refs_path && refs_open(&refs, refs_path, LAB_PAGE_SIZE))
-		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", refs_path,
-		    strerror(errno));
+	if (refs_path)
+		refs_emit_open(&refs, refs_path);
 	tmp_path = malloc(strlen(out_path) + 32);
 	if (!tmp_path)
 		die(EXIT_LAB_RUNTIME, "out of memory");
@@ -145,12 +144,7 @@ int main(int argc, char **argv)
 	result_u64(&res, "pages", pages);
 	result_num(&res, "duration_s", (double)gen.ts_us / 1e6);
 	result_u64(&res, "seed", params.seed);
-	if (refs_active(&refs)) {
-		result_u64(&res, "refs", refs.count);
-		if (refs_commit(&refs))
-			die(EXIT_LAB_RUNTIME, "cannot write --emit-refs file %s: %s", refs_path,
-			    strerror(errno));
-	}
+	refs_emit_commit(&refs, refs_path, &res);
 	result_num(&res, "elapsed_s", clock_now() - start);
 	webgen_free(&gen);
 	return result_print(&res) ? EXIT_LAB_RUNTIME : 0;

@@ -381,12 +381,7 @@ static double run_phase(struct wl *w)
 	for (size_t i = 0; i < w->nfds; i++)
 		close(w->fds[i]);
 	w->nfds = 0;
-	if (refs_active(&w->refs)) {
-		result_u64(&w->res, "refs", w->refs.count);
-		if (refs_commit(&w->refs))
-			die(EXIT_LAB_RUNTIME, "cannot write --emit-refs file %s: %s", w->refs_path,
-			    strerror(errno));
-	}
+	refs_emit_commit(&w->refs, w->refs_path, &w->res);
 	return elapsed;
 }
 
@@ -406,10 +401,8 @@ int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv)
 		return 0;
 
 	refs_none(&w.refs);
-	if ((w.phase & PHASE_RUN) && w.refs_path &&
-	    refs_open(&w.refs, w.refs_path, LAB_PAGE_SIZE))
-		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", w.refs_path,
-		    strerror(errno));
+	if ((w.phase & PHASE_RUN) && w.refs_path)
+		refs_emit_open(&w.refs, w.refs_path);
 	if ((w.phase & PHASE_SETUP) && spec->setup) {
 		double t = clock_now();
 

@@ -1,5 +1,9 @@
 #include "refs.h"
 
+#include "err.h"
+#include "result.h"
+#include "stamp.h"
+
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -113,4 +117,19 @@ void refs_abort(struct refs *r)
 	free(r->path);
 	free(r->buf);
 	refs_none(r);
+}
+
+void refs_emit_open(struct refs *r, const char *path)
+{
+	if (refs_open(r, path, LAB_PAGE_SIZE))
+		die(EXIT_LAB_USAGE, "cannot create --emit-refs file %s: %s", path, strerror(errno));
+}
+
+void refs_emit_commit(struct refs *r, const char *path, struct result *res)
+{
+	if (!refs_active(r))
+		return;
+	result_u64(res, "refs", r->count);
+	if (refs_commit(r))
+		die(EXIT_LAB_RUNTIME, "cannot write --emit-refs file %s: %s", path, strerror(errno));
 }

@@ -57,4 +57,15 @@ int refs_commit(struct refs *r);
 /* Remove the temporary file; used on every failure path. */
 void refs_abort(struct refs *r);
 
+struct result;
+
+/*
+ * A program's --emit-refs FILE: refs_open with 4 KiB pages, or exit 2 with
+ * "cannot create --emit-refs file FILE: why"; at the end, for an active
+ * writer, RESULT's "refs" (the count) and refs_commit, or exit 1 with
+ * "cannot write --emit-refs file FILE: why" (an inactive one: nothing).
+ */
+void refs_emit_open(struct refs *r, const char *path);
+void refs_emit_commit(struct refs *r, const char *path, struct result *res);
+
 #endif

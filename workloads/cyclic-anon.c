@@ -39,9 +39,7 @@ static void prepare(struct wl *w)
 {
 	struct cyclic_anon *ca = w->priv;
 
-	if (w->nprocs > w->size / LAB_PAGE_SIZE)
-		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the region's %llu pages",
-		    w->nprocs, (unsigned long long)(w->size / LAB_PAGE_SIZE));
+	wl_procs_at_most(w, w->size / LAB_PAGE_SIZE, "the region's %llu pages");
 
 	result_u64(&w->res, "size_bytes", w->size);
 	result_u64(&w->res, "pages", w->size / LAB_PAGE_SIZE);

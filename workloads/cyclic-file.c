@@ -55,9 +55,7 @@ static void prepare(struct wl *w)
 {
 	struct cyclic_file *cf = w->priv;
 
-	if (w->nprocs > w->size / LAB_PAGE_SIZE)
-		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the file's %llu pages",
-		    w->nprocs, (unsigned long long)(w->size / LAB_PAGE_SIZE));
+	wl_procs_at_most(w, w->size / LAB_PAGE_SIZE, "the file's %llu pages");
 
 	cf->path = wl_path(w, FILE_NAME);
 	result_str(&w->res, "mode", cf->mode == MODE_MMAP ? "mmap" : "read");

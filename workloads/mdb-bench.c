@@ -83,9 +83,7 @@ static void prepare(struct wl *w)
 	db->index_pages = pages - db->record_pages;
 	db->keys = db->record_pages * KEYS_PER_RECORD_PAGE;
 	db->keys_per_index_page = (db->keys + db->index_pages - 1) / db->index_pages;
-	if (w->nprocs > db->ops)
-		die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than the %llu lookups",
-		    w->nprocs, (unsigned long long)db->ops);
+	wl_procs_at_most(w, db->ops, "the %llu lookups");
 	db->index_path = wl_path(w, INDEX_FILE);
 	db->record_path = wl_path(w, RECORD_FILE);
 	result_str(&w->res, "mode", db->mode == MODE_MMAP ? "mmap" : "pread");

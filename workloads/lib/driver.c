@@ -235,6 +235,16 @@ static void parse(struct wl *w, int argc, char **argv)
 		die(EXIT_LAB_USAGE, "bad --dir value '%s': %s", w->dir, strerror(errno));
 }
 
+void wl_procs_at_most(const struct wl *w, uint64_t n, const char *items_fmt)
+{
+	char items[128];
+
+	if (w->nprocs <= n)
+		return;
+	snprintf(items, sizeof(items), items_fmt, (unsigned long long)n);
+	die(EXIT_LAB_USAGE, "bad --procs value %u: more processes than %s", w->nprocs, items);
+}
+
 void wl_timer_start(struct wl *w)
 {
 	w->start = clock_now();

@@ -115,6 +115,15 @@ static inline void wl_share(const struct wl *w, uint64_t n, uint64_t *first, uin
 	*first = w->proc * base + (w->proc < extra ? w->proc : extra);
 }
 
+/*
+ * In prepare, for WL_PROCS: exit 2 unless each of --procs N processes gets
+ * at least one of the n items wl_share() deals out: "bad --procs value N:
+ * more processes than ITEMS", ITEMS being items_fmt with n for its %llu
+ * (e.g. "the file's %llu pages").
+ */
+void wl_procs_at_most(const struct wl *w, uint64_t n, const char *items_fmt)
+	__attribute__((format(printf, 3, 0)));
+
 /* Run the workload; returns main()'s exit code. */
 int wl_main(int argc, char **argv, const struct wl_spec *spec, void *priv);
 

@@ -93,6 +93,12 @@ extern const struct sim_policy policy_clockpro_lirs;
 		.access = (access_fn), \
 	}
 
+/* One of the variants of a model that share its create and access: what
+ * tells them apart is SETTINGS, a const struct passed to create() as its
+ * option block, which no key changes. */
+#define SIM_POLICY_VARIANT(id, model_name, text, create_fn, access_fn, settings) \
+	SIM_POLICY_OPTS(id, model_name, text, create_fn, access_fn, settings, NULL)
+
 /* NULL-terminated, in the default output order. */
 extern const struct sim_policy *const sim_policies[];
 

@@ -44,29 +44,23 @@ struct cart {
 	long r;
 };
 
-static void *cart_create_common(const struct sim_trace *trace, const struct sim_params *params,
-				bool detect_cycles)
-{
-	struct cart *c = PAGE_LISTS_STATE_ALLOC(struct cart, lists, CART_NLISTS, trace, params);
+/* What tells CART and CART-r apart (their settings, SIM_POLICY_VARIANT). */
+struct cart_variant {
+	bool detect_cycles;
+};
 
-	if (!c)
-		return NULL;
-	c->detect_cycles = detect_cycles;
-	return c;
-}
+static const struct cart_variant cart_settings = { .detect_cycles = false };
+static const struct cart_variant cart_r_settings = { .detect_cycles = true };
 
 static void *cart_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	return cart_create_common(trace, params, false);
-}
+	const struct cart_variant *variant = opts;
+	struct cart *c = PAGE_LISTS_STATE_ALLOC(struct cart, lists, CART_NLISTS, trace, params);
 
-static void *cart_r_create(const struct sim_trace *trace, const struct sim_params *params,
-			 const void *opts)
-{
-	(void)opts; /* no options */
-	return cart_create_common(trace, params, true);
+	if (c)
+		c->detect_cycles = variant->detect_cycles;
+	return c;
 }
 
 /* c, the frames (signed: the rules subtract). */
@@ -194,10 +188,10 @@ static bool cart_access(void *state, uint32_t page)
 	return false;
 }
 
-SIM_POLICY(cart, "cart",
-	   "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
-	   cart_create, cart_access);
+SIM_POLICY_VARIANT(cart, "cart",
+		   "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
+		   cart_create, cart_access, cart_settings);
 
-SIM_POLICY(cart_r, "cart-r",
-	   "CART plus the 2006 series' cyclic-access detector (patch 33)",
-	   cart_r_create, cart_access);
+SIM_POLICY_VARIANT(cart_r, "cart-r",
+		   "CART plus the 2006 series' cyclic-access detector (patch 33)",
+		   cart_create, cart_access, cart_r_settings);

@@ -126,4 +126,11 @@ void *sim_state_alloc(size_t state_size, const struct sim_array *arrays, size_t 
  * whole string is a number in range or one of the choices. */
 int sim_option_set(const struct sim_option *o, void *opts, const char *value);
 
+/* percent of frames, rounded down: the part of the cache a model's share
+ * option (kin, small, hir, ...) gives a queue. */
+static inline size_t sim_frames_percent(size_t frames, double percent)
+{
+	return (size_t)((double)frames * percent / 100.0);
+}
+
 #endif

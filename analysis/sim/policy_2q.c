@@ -52,8 +52,8 @@ static void *twoq_create(const struct sim_trace *trace, const struct sim_params 
 
 	if (!q)
 		return NULL;
-	q->kin = (size_t)((double)params->cache_pages * o->kin_percent / 100.0);
-	q->kout = (size_t)((double)params->cache_pages * o->kout_percent / 100.0);
+	q->kin = sim_frames_percent(params->cache_pages, o->kin_percent);
+	q->kout = sim_frames_percent(params->cache_pages, o->kout_percent);
 	/* Kin = c would leave Am no frame once A1in is full: keep one. */
 	if (q->kin >= params->cache_pages)
 		q->kin = params->cache_pages - 1;

@@ -61,7 +61,7 @@ static void *s3fifo_create(const struct sim_trace *trace, const struct sim_param
 
 	if (!s)
 		return NULL;
-	s->small_size = (size_t)((double)params->cache_pages * o->small_percent / 100.0);
+	s->small_size = sim_frames_percent(params->cache_pages, o->small_percent);
 	if (s->small_size < 1)
 		s->small_size = 1;
 	if (s->small_size > params->cache_pages)

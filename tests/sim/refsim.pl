@@ -127,32 +127,26 @@ sub opt {
 	return $misses;
 }
 
-sub lru {
-	my ($size) = @_;
+# LRU and FIFO: one queue whose oldest page is evicted; a hit moves the
+# page to the newest end under LRU and leaves it in place under FIFO.
+sub queue {
+	my ($size, $hit_moves) = @_;
 	my $s = set_new();
 	my $misses = 0;
 	for my $p (@refs) {
-		unless (set_has($s, $p)) {
-			$misses++;
-			set_pop_oldest($s) if set_size($s) >= $size;
+		if (set_has($s, $p)) {
+			set_add($s, $p) if $hit_moves;
+			next;
 		}
-		set_add($s, $p);
-	}
-	return $misses;
-}
-
-sub fifo {
-	my ($size) = @_;
-	my $s = set_new();
-	my $misses = 0;
-	for my $p (@refs) {
-		next if set_has($s, $p);
 		$misses++;
 		set_pop_oldest($s) if set_size($s) >= $size;
 		set_add($s, $p);
 	}
 	return $misses;
 }
+
+sub lru { return queue($_[0], 1) }
+sub fifo { return queue($_[0], 0) }
 
 # CLOCK: frames in a ring, one bit each, a loaded page starts unreferenced.
 sub clock {

@@ -249,6 +249,20 @@ sub lirs {
 		set_add($Q, $b);
 		$prune->();
 	};
+	# A resident HIR block just referenced or loaded: LIR if it is in S,
+	# else a HIR block on top of S and at the end of Q.
+	my $place_hir = sub {
+		my ($x) = @_;
+		if (set_has($S, $x)) {
+			set_add($S, $x);
+			set_del($Q, $x);
+			$lir{$x} = 1;
+			$demote_bottom->();
+		} else {
+			set_add($S, $x) if $llirs;
+			set_add($Q, $x);
+		}
+	};
 	for my $x (@refs) {
 		if ($resident{$x} && $lir{$x}) {
 			my $bottom = set_oldest($S) eq $x;
@@ -257,15 +271,7 @@ sub lirs {
 			next;
 		}
 		if ($resident{$x}) {
-			if (set_has($S, $x)) {
-				set_add($S, $x);
-				set_del($Q, $x);
-				$lir{$x} = 1;
-				$demote_bottom->();
-			} else {
-				set_add($S, $x) if $llirs;
-				set_add($Q, $x);
-			}
+			$place_hir->($x);
 			next;
 		}
 		$misses++;
@@ -280,13 +286,8 @@ sub lirs {
 			$lir{$x} = 1;
 			$nlir++;
 			set_add($S, $x);
-		} elsif (set_has($S, $x)) {
-			set_add($S, $x);
-			$lir{$x} = 1;
-			$demote_bottom->();
 		} else {
-			set_add($S, $x) if $llirs;
-			set_add($Q, $x);
+			$place_hir->($x);
 		}
 	}
 	return $misses;

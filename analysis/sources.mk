@@ -9,6 +9,6 @@ LABSTAT_SRCS := stats/labstat.c stats/runs.c stats/experiment.c stats/metric.c \
 	stats/compare.c stats/report.c stats/table.c stats/bound.c stats/headline.c \
 	stats/sample_stats.c registry/registry.c trace/atomic_output.c
 PERF_COMMON_SRCS := perf/script.c perf/folded.c perf/strmap.c perf/classify.c \
-	perf/profile.c perf/metrics.c registry/registry.c trace/atomic_output.c
+	perf/profile.c perf/metrics.c perf/top_option.c registry/registry.c trace/atomic_output.c
 PERF_RECLAIM_SRCS := perf/perf_reclaim.c perf/report.c $(PERF_COMMON_SRCS)
 PERF_DIFF_SRCS := perf/perf_diff.c $(PERF_COMMON_SRCS)

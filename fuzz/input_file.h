@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The entry point libFuzzer calls with each input: every target here
+ * defines it. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 /* "/proc/self/fd/N" holding exactly data[0..size); aborts on failure. */
 const char *fuzz_input_path(const uint8_t *data, size_t size);
 

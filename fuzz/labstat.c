@@ -9,7 +9,6 @@
 #include "input_file.h"
 
 int labstat_main(int argc, char **argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,8 +6,6 @@
 #include "input_file.h"
 #include "trace.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sim_trace t;

@@ -7,8 +7,6 @@
 #include "input_file.h"
 #include "spc.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct spc_trace t;

@@ -12,7 +12,6 @@
 #include "input_file.h"
 
 int trace_page_cache_main(int argc, char **argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

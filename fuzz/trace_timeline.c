@@ -13,7 +13,6 @@
 #include "input_file.h"
 
 int trace_timeline_main(int argc, char **argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -30,6 +30,7 @@
 #include "folded.h"
 #include "metrics.h"
 #include "profile.h"
+#include "top_option.h"
 
 #define EX_INPUT 3
 #define MAX_RUNS 256
@@ -81,7 +82,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;	/* one line of our own for a bad option */
@@ -102,13 +102,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'A': o->set[0].label = optarg; break;
 		case 'B': o->set[1].label = optarg; break;
 		case 't':
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || v < 1 || v > 10000) {
-				fprintf(stderr, "perf-diff: bad --top '%s' (a number from 1)\n", optarg);
+			if (top_option_parse("perf-diff", optarg, 10000, &o->top) != 0)
 				return 2;
-			}
-			o->top = (int)v;
 			break;
 		case 's': o->stacks_dir = optarg; break;
 		case 'p': o->link_prefix = optarg; break;

@@ -25,6 +25,7 @@
 #include "profile.h"
 #include "report.h"
 #include "script.h"
+#include "top_option.h"
 
 #define EX_INPUT 3
 #define MAX_CPU 65536
@@ -56,7 +57,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	char *end;
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;	/* one line of our own for a bad option */
@@ -68,13 +68,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'R': o->report = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 't':
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || v < 1 || v > 100000) {
-				fprintf(stderr, "perf-reclaim: bad --top '%s' (a number from 1)\n", optarg);
+			if (top_option_parse("perf-reclaim", optarg, 100000, &o->top) != 0)
 				return 2;
-			}
-			o->top = (int)v;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default:

@@ -35,17 +35,6 @@ static int parse_double(const char *value, double min, double max, double *out)
 	return 0;
 }
 
-static int parse_choice(const char *value, const char *const *choices, unsigned *out)
-{
-	for (unsigned i = 0; choices[i]; i++) {
-		if (strcmp(value, choices[i]) == 0) {
-			*out = i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 int sim_option_set(const struct sim_option *o, void *opts, const char *value)
 {
 	char *field = (char *)opts + o->offset;

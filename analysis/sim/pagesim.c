@@ -27,7 +27,7 @@ struct options {
 	size_t n_models;
 	size_t *sizes;
 	size_t n_sizes;
-	int table;
+	unsigned table; /* index in formats[]: 0 csv, 1 table */
 	int timing;
 	unsigned long long seed;
 	const char *clockpro_min_cold; /* shorthands for :min-cold= and :insert= */
@@ -131,6 +131,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const formats[] = { "csv", "table", NULL };
 	const char *sizes_spec = NULL, *policies_spec = NULL;
 	char err[160];
 	int c;
@@ -145,11 +146,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			policies_spec = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "csv") == 0)
-				opt->table = 0;
-			else if (strcmp(optarg, "table") == 0)
-				opt->table = 1;
-			else
+			if (parse_choice(optarg, formats, &opt->table) < 0)
 				die(EXIT_BAD_ARGS, "unknown format '%s' (csv or table)", optarg);
 			break;
 		case OPT_SEED:

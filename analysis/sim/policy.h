@@ -93,6 +93,12 @@ extern const struct sim_policy policy_clockpro_lirs;
 		.access = (access_fn), \
 	}
 
+/* One of the variants of a model that share its create and access: what
+ * tells them apart is SETTINGS, a const struct passed to create() as its
+ * option block, which no key changes. */
+#define SIM_POLICY_VARIANT(id, model_name, text, create_fn, access_fn, settings) \
+	SIM_POLICY_OPTS(id, model_name, text, create_fn, access_fn, settings, NULL)
+
 /* NULL-terminated, in the default output order. */
 extern const struct sim_policy *const sim_policies[];
 
@@ -119,5 +125,12 @@ void *sim_state_alloc(size_t state_size, const struct sim_array *arrays, size_t 
 /* Store VALUE into opts as option o says; -1 (nothing stored) unless the
  * whole string is a number in range or one of the choices. */
 int sim_option_set(const struct sim_option *o, void *opts, const char *value);
+
+/* percent of frames, rounded down: the part of the cache a model's share
+ * option (kin, small, hir, ...) gives a queue. */
+static inline size_t sim_frames_percent(size_t frames, double percent)
+{
+	return (size_t)((double)frames * percent / 100.0);
+}
 
 #endif

@@ -19,12 +19,10 @@
  * last page, as LRU does.
  *
  * Options: kin=PERCENT, kout=PERCENT. */
-#include <stdlib.h>
-
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-enum twoq_list { TWOQ_NONE, TWOQ_AM, TWOQ_A1IN, TWOQ_A1OUT, TWOQ_NLISTS };
+enum twoq_list { TWOQ_NONE = PAGE_LIST_NONE, TWOQ_AM, TWOQ_A1IN, TWOQ_A1OUT, TWOQ_NLISTS };
 
 struct twoq_opts {
 	double kin_percent;
@@ -32,10 +30,7 @@ struct twoq_opts {
 };
 
 struct twoq {
-	struct dl_link *nodes;
-	struct dl_list lists[TWOQ_NLISTS];
-	uint8_t *where;
-	size_t capacity;
+	struct page_lists lists;
 	size_t kin;
 	size_t kout;
 };
@@ -53,62 +48,55 @@ static const struct sim_option twoq_options[] = {
 static void *twoq_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
 	const struct twoq_opts *o = opts;
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct twoq, nodes, trace->distinct + TWOQ_NLISTS),
-		SIM_ARRAY(struct twoq, where, trace->distinct),
-	};
-	struct twoq *q = SIM_STATE_ALLOC(struct twoq, arrays);
+	struct twoq *q = PAGE_LISTS_STATE_ALLOC(struct twoq, lists, TWOQ_NLISTS, trace, params);
 
 	if (!q)
 		return NULL;
-	for (int i = 0; i < TWOQ_NLISTS; i++)
-		dl_list_init(q->nodes, &q->lists[i], (uint32_t)(trace->distinct + (size_t)i));
-	q->capacity = params->cache_pages;
-	q->kin = (size_t)((double)q->capacity * o->kin_percent / 100.0);
-	q->kout = (size_t)((double)q->capacity * o->kout_percent / 100.0);
+	q->kin = sim_frames_percent(params->cache_pages, o->kin_percent);
+	q->kout = sim_frames_percent(params->cache_pages, o->kout_percent);
 	/* Kin = c would leave Am no frame once A1in is full: keep one. */
-	if (q->kin >= q->capacity)
-		q->kin = q->capacity - 1;
+	if (q->kin >= params->cache_pages)
+		q->kin = params->cache_pages - 1;
 	return q;
 }
 
-static void twoq_move(struct twoq *q, uint32_t page, enum twoq_list to)
+static size_t twoq_len(const struct twoq *q, enum twoq_list l)
 {
-	enum twoq_list from = (enum twoq_list)q->where[page];
+	return page_list_len(&q->lists, l);
+}
 
-	if (from != TWOQ_NONE)
-		dl_remove(q->nodes, &q->lists[from], page);
-	q->where[page] = (uint8_t)to;
-	if (to != TWOQ_NONE)
-		dl_push_front(q->nodes, &q->lists[to], page);
+/* Move the tail of list from to the head of list to, or out of every list. */
+static void twoq_move_tail(struct twoq *q, enum twoq_list from, enum twoq_list to)
+{
+	page_list_move_oldest(&q->lists, from, to, 0);
 }
 
 static void twoq_reclaim(struct twoq *q)
 {
-	if (q->lists[TWOQ_AM].len + q->lists[TWOQ_A1IN].len < q->capacity)
+	if (twoq_len(q, TWOQ_AM) + twoq_len(q, TWOQ_A1IN) < q->lists.frames)
 		return;
-	if (q->lists[TWOQ_A1IN].len > q->kin) {
-		twoq_move(q, dl_back(q->nodes, &q->lists[TWOQ_A1IN]), TWOQ_A1OUT);
-		if (q->lists[TWOQ_A1OUT].len > q->kout)
-			twoq_move(q, dl_back(q->nodes, &q->lists[TWOQ_A1OUT]), TWOQ_NONE);
+	if (twoq_len(q, TWOQ_A1IN) > q->kin) {
+		twoq_move_tail(q, TWOQ_A1IN, TWOQ_A1OUT);
+		if (twoq_len(q, TWOQ_A1OUT) > q->kout)
+			twoq_move_tail(q, TWOQ_A1OUT, TWOQ_NONE);
 	} else {
-		twoq_move(q, dl_back(q->nodes, &q->lists[TWOQ_AM]), TWOQ_NONE);
+		twoq_move_tail(q, TWOQ_AM, TWOQ_NONE);
 	}
 }
 
 static bool twoq_access(void *state, uint32_t page)
 {
 	struct twoq *q = state;
-	enum twoq_list where = (enum twoq_list)q->where[page];
+	enum twoq_list where = (enum twoq_list)page_list_of(&q->lists, page);
 
 	if (where == TWOQ_AM) {
-		twoq_move(q, page, TWOQ_AM);
+		page_list_move(&q->lists, page, TWOQ_AM, 0);
 		return true;
 	}
 	if (where == TWOQ_A1IN)
 		return true;
 	twoq_reclaim(q);
-	twoq_move(q, page, where == TWOQ_A1OUT ? TWOQ_AM : TWOQ_A1IN);
+	page_list_move(&q->lists, page, where == TWOQ_A1OUT ? TWOQ_AM : TWOQ_A1IN, 0);
 	return false;
 }
 

@@ -22,51 +22,38 @@
  * full: before the first eviction B1 and B2 are empty, so the conditions
  * that call it imply |T1| + |T2| = c, and a full ARC cache stays full.) */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-enum arc_list { ARC_NONE, ARC_T1, ARC_T2, ARC_B1, ARC_B2, ARC_NLISTS };
+enum arc_list { ARC_NONE = PAGE_LIST_NONE, ARC_T1, ARC_T2, ARC_B1, ARC_B2, ARC_NLISTS };
 
 struct arc {
-	struct dl_link *nodes;
-	struct dl_list lists[ARC_NLISTS];
-	uint8_t *where;
-	size_t capacity;
+	struct page_lists lists;
 	double p;
 };
 
 static void *arc_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct arc, nodes, trace->distinct + ARC_NLISTS),
-		SIM_ARRAY(struct arc, where, trace->distinct),
-	};
-	struct arc *a = SIM_STATE_ALLOC(struct arc, arrays);
-
 	(void)opts; /* no options */
-	if (!a)
-		return NULL;
-	for (int i = 0; i < ARC_NLISTS; i++)
-		dl_list_init(a->nodes, &a->lists[i], (uint32_t)(trace->distinct + (size_t)i));
-	a->capacity = params->cache_pages;
-	return a;
+	return PAGE_LISTS_STATE_ALLOC(struct arc, lists, ARC_NLISTS, trace, params);
 }
 
 static size_t arc_len(const struct arc *a, enum arc_list l)
 {
-	return a->lists[l].len;
+	return page_list_len(&a->lists, l);
 }
 
 /* Move page to the MRU end (front) of list to, or out of every list. */
 static void arc_move(struct arc *a, uint32_t page, enum arc_list to)
 {
-	enum arc_list from = (enum arc_list)a->where[page];
+	page_list_move(&a->lists, page, to, 0);
+}
 
-	if (from != ARC_NONE)
-		dl_remove(a->nodes, &a->lists[from], page);
-	a->where[page] = (uint8_t)to;
-	if (to != ARC_NONE)
-		dl_push_front(a->nodes, &a->lists[to], page);
+/* Move the LRU page of list from to the MRU end of list to, or out of
+ * every list. */
+static void arc_move_lru(struct arc *a, enum arc_list from, enum arc_list to)
+{
+	page_list_move_oldest(&a->lists, from, to, 0);
 }
 
 static void arc_replace(struct arc *a, bool in_b2)
@@ -74,16 +61,16 @@ static void arc_replace(struct arc *a, bool in_b2)
 	double t1 = (double)arc_len(a, ARC_T1);
 
 	if (t1 >= 1 && (t1 > a->p || (in_b2 && t1 == a->p)))
-		arc_move(a, dl_back(a->nodes, &a->lists[ARC_T1]), ARC_B1);
+		arc_move_lru(a, ARC_T1, ARC_B1);
 	else
-		arc_move(a, dl_back(a->nodes, &a->lists[ARC_T2]), ARC_B2);
+		arc_move_lru(a, ARC_T2, ARC_B2);
 }
 
 static bool arc_access(void *state, uint32_t page)
 {
 	struct arc *a = state;
-	enum arc_list where = (enum arc_list)a->where[page];
-	size_t c = a->capacity;
+	enum arc_list where = (enum arc_list)page_list_of(&a->lists, page);
+	size_t c = a->lists.frames;
 
 	if (where == ARC_T1 || where == ARC_T2) {
 		arc_move(a, page, ARC_T2);
@@ -109,10 +96,10 @@ static bool arc_access(void *state, uint32_t page)
 	}
 	if (arc_len(a, ARC_T1) + arc_len(a, ARC_B1) == c) {
 		if (arc_len(a, ARC_T1) < c) {
-			arc_move(a, dl_back(a->nodes, &a->lists[ARC_B1]), ARC_NONE);
+			arc_move_lru(a, ARC_B1, ARC_NONE);
 			arc_replace(a, false);
 		} else {
-			arc_move(a, dl_back(a->nodes, &a->lists[ARC_T1]), ARC_NONE);
+			arc_move_lru(a, ARC_T1, ARC_NONE);
 		}
 	} else {
 		size_t total = arc_len(a, ARC_T1) + arc_len(a, ARC_T2) + arc_len(a, ARC_B1) +
@@ -120,7 +107,7 @@ static bool arc_access(void *state, uint32_t page)
 
 		if (total >= c) {
 			if (total == 2 * c)
-				arc_move(a, dl_back(a->nodes, &a->lists[ARC_B2]), ARC_NONE);
+				arc_move_lru(a, ARC_B2, ARC_NONE);
 			arc_replace(a, false);
 		}
 	}

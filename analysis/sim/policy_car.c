@@ -10,59 +10,41 @@
  *
  * Deviations: none. */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-enum car_list { CAR_NONE, CAR_T1, CAR_T2, CAR_B1, CAR_B2, CAR_NLISTS };
+enum car_list { CAR_NONE = PAGE_LIST_NONE, CAR_T1, CAR_T2, CAR_B1, CAR_B2, CAR_NLISTS };
 
-#define CAR_LIST_MASK 7
-#define CAR_REF 8
+#define CAR_REF PAGE_LIST_FLAG(0)
 
 struct car {
-	struct dl_link *nodes;
-	struct dl_list lists[CAR_NLISTS];
-	uint8_t *state;
-	long capacity;
+	struct page_lists lists;
 	double p;
 };
 
 static void *car_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct car, nodes, trace->distinct + CAR_NLISTS),
-		SIM_ARRAY(struct car, state, trace->distinct),
-	};
-	struct car *c = SIM_STATE_ALLOC(struct car, arrays);
-
 	(void)opts; /* no options */
-	if (!c)
-		return NULL;
-	for (int i = 0; i < CAR_NLISTS; i++)
-		dl_list_init(c->nodes, &c->lists[i], (uint32_t)(trace->distinct + (size_t)i));
-	c->capacity = (long)params->cache_pages;
-	return c;
+	return PAGE_LISTS_STATE_ALLOC(struct car, lists, CAR_NLISTS, trace, params);
+}
+
+/* c, the frames (signed: the rules subtract). */
+static long car_capacity(const struct car *c)
+{
+	return (long)c->lists.frames;
 }
 
 static long car_len(const struct car *c, enum car_list l)
 {
-	return (long)c->lists[l].len;
+	return (long)page_list_len(&c->lists, l);
 }
 
 /* Move page from wherever it is to the front (tail/MRU end) of list to,
  * with the reference bit cleared. */
 static void car_move(struct car *c, uint32_t page, enum car_list to)
 {
-	enum car_list from = (enum car_list)(c->state[page] & CAR_LIST_MASK);
-
-	if (from != CAR_NONE)
-		dl_remove(c->nodes, &c->lists[from], page);
-	if (to == CAR_NONE) {
-		c->state[page] = 0;
-		return;
-	}
-	dl_push_front(c->nodes, &c->lists[to], page);
-	c->state[page] = (uint8_t)to;
+	page_list_move(&c->lists, page, to, 0);
 }
 
 static void car_replace(struct car *c)
@@ -71,17 +53,17 @@ static void car_replace(struct car *c)
 
 	for (;;) {
 		if ((double)car_len(c, CAR_T1) >= min_t1) {
-			uint32_t head = dl_back(c->nodes, &c->lists[CAR_T1]);
+			uint32_t head = page_list_back(&c->lists, CAR_T1);
 
-			if (!(c->state[head] & CAR_REF)) {
+			if (!(c->lists.tag[head] & CAR_REF)) {
 				car_move(c, head, CAR_B1);
 				return;
 			}
 			car_move(c, head, CAR_T2);
 		} else {
-			uint32_t head = dl_back(c->nodes, &c->lists[CAR_T2]);
+			uint32_t head = page_list_back(&c->lists, CAR_T2);
 
-			if (!(c->state[head] & CAR_REF)) {
+			if (!(c->lists.tag[head] & CAR_REF)) {
 				car_move(c, head, CAR_B2);
 				return;
 			}
@@ -93,21 +75,21 @@ static void car_replace(struct car *c)
 static bool car_access(void *state, uint32_t page)
 {
 	struct car *c = state;
-	enum car_list where = (enum car_list)(c->state[page] & CAR_LIST_MASK);
+	enum car_list where = (enum car_list)page_list_of(&c->lists, page);
 	bool in_history = where == CAR_B1 || where == CAR_B2;
 
 	if (where == CAR_T1 || where == CAR_T2) {
-		c->state[page] |= CAR_REF;
+		c->lists.tag[page] |= CAR_REF;
 		return true;
 	}
-	if (car_len(c, CAR_T1) + car_len(c, CAR_T2) == c->capacity) {
+	if (car_len(c, CAR_T1) + car_len(c, CAR_T2) == car_capacity(c)) {
 		car_replace(c);
 		if (!in_history) {
-			if (car_len(c, CAR_T1) + car_len(c, CAR_B1) == c->capacity)
-				car_move(c, dl_back(c->nodes, &c->lists[CAR_B1]), CAR_NONE);
+			if (car_len(c, CAR_T1) + car_len(c, CAR_B1) == car_capacity(c))
+				page_list_move_oldest(&c->lists, CAR_B1, CAR_NONE, 0);
 			else if (car_len(c, CAR_T1) + car_len(c, CAR_T2) + car_len(c, CAR_B1) +
-				 car_len(c, CAR_B2) == 2 * c->capacity)
-				car_move(c, dl_back(c->nodes, &c->lists[CAR_B2]), CAR_NONE);
+				 car_len(c, CAR_B2) == 2 * car_capacity(c))
+				page_list_move_oldest(&c->lists, CAR_B2, CAR_NONE, 0);
 		}
 	}
 	if (!in_history) {
@@ -116,8 +98,8 @@ static bool car_access(void *state, uint32_t page)
 		double step = (double)car_len(c, CAR_B2) / (double)car_len(c, CAR_B1);
 
 		c->p += step > 1.0 ? step : 1.0;
-		if (c->p > (double)c->capacity)
-			c->p = (double)c->capacity;
+		if (c->p > (double)car_capacity(c))
+			c->p = (double)car_capacity(c);
 		car_move(c, page, CAR_T2);
 	} else {
 		double step = (double)car_len(c, CAR_B1) / (double)car_len(c, CAR_B2);

@@ -25,21 +25,17 @@
  * kernel PG_new also absorbs the fault-time reference; here the loading
  * reference is never counted as a reference, which has the same effect. */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-enum cart_list { CART_NONE, CART_T1, CART_T2, CART_B1, CART_B2, CART_NLISTS };
+enum cart_list { CART_NONE = PAGE_LIST_NONE, CART_T1, CART_T2, CART_B1, CART_B2, CART_NLISTS };
 
-#define CART_LIST_MASK 7
-#define CART_REF 8
-#define CART_LONG 16 /* filter bit L; clear means S */
-#define CART_NEW 32  /* CART-r: not yet passed by the T1 hand */
+#define CART_REF PAGE_LIST_FLAG(0)
+#define CART_LONG PAGE_LIST_FLAG(1) /* filter bit L; clear means S */
+#define CART_NEW PAGE_LIST_FLAG(2)  /* CART-r: not yet passed by the T1 hand */
 
 struct cart {
-	struct dl_link *nodes;
-	struct dl_list lists[CART_NLISTS];
-	uint8_t *state;
-	long capacity;
+	struct page_lists lists;
 	long p;
 	long q;
 	long n_short;
@@ -48,41 +44,34 @@ struct cart {
 	long r;
 };
 
-static void *cart_create_common(const struct sim_trace *trace, const struct sim_params *params,
-				bool detect_cycles)
-{
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct cart, nodes, trace->distinct + CART_NLISTS),
-		SIM_ARRAY(struct cart, state, trace->distinct),
-	};
-	struct cart *c = SIM_STATE_ALLOC(struct cart, arrays);
+/* What tells CART and CART-r apart (their settings, SIM_POLICY_VARIANT). */
+struct cart_variant {
+	bool detect_cycles;
+};
 
-	if (!c)
-		return NULL;
-	for (int i = 0; i < CART_NLISTS; i++)
-		dl_list_init(c->nodes, &c->lists[i], (uint32_t)(trace->distinct + (size_t)i));
-	c->capacity = (long)params->cache_pages;
-	c->detect_cycles = detect_cycles;
-	return c;
-}
+static const struct cart_variant cart_settings = { .detect_cycles = false };
+static const struct cart_variant cart_r_settings = { .detect_cycles = true };
 
 static void *cart_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	(void)opts; /* no options */
-	return cart_create_common(trace, params, false);
+	const struct cart_variant *variant = opts;
+	struct cart *c = PAGE_LISTS_STATE_ALLOC(struct cart, lists, CART_NLISTS, trace, params);
+
+	if (c)
+		c->detect_cycles = variant->detect_cycles;
+	return c;
 }
 
-static void *cart_r_create(const struct sim_trace *trace, const struct sim_params *params,
-			 const void *opts)
+/* c, the frames (signed: the rules subtract). */
+static long cart_capacity(const struct cart *c)
 {
-	(void)opts; /* no options */
-	return cart_create_common(trace, params, true);
+	return (long)c->lists.frames;
 }
 
 static long cart_len(const struct cart *c, enum cart_list l)
 {
-	return (long)c->lists[l].len;
+	return (long)page_list_len(&c->lists, l);
 }
 
 static long cart_max(long a, long b)
@@ -99,22 +88,14 @@ static long cart_min(long a, long b)
  * bits in keep. */
 static void cart_move(struct cart *c, uint32_t page, enum cart_list to, uint8_t keep)
 {
-	enum cart_list from = (enum cart_list)(c->state[page] & CART_LIST_MASK);
-
-	if (from != CART_NONE)
-		dl_remove(c->nodes, &c->lists[from], page);
-	if (to == CART_NONE) {
-		c->state[page] = 0;
-		return;
-	}
-	dl_push_front(c->nodes, &c->lists[to], page);
-	c->state[page] = (uint8_t)((c->state[page] & keep) | to);
+	page_list_move(&c->lists, page, to, keep);
 }
 
 static void cart_q_up(struct cart *c)
 {
-	if (cart_len(c, CART_T2) + cart_len(c, CART_B2) + cart_len(c, CART_T1) - c->n_short >= c->capacity)
-		c->q = cart_min(c->q + 1, 2 * c->capacity - cart_len(c, CART_T1));
+	if (cart_len(c, CART_T2) + cart_len(c, CART_B2) + cart_len(c, CART_T1) - c->n_short >=
+	    cart_capacity(c))
+		c->q = cart_min(c->q + 1, 2 * cart_capacity(c) - cart_len(c, CART_T1));
 }
 
 static void cart_replace(struct cart *c)
@@ -122,16 +103,16 @@ static void cart_replace(struct cart *c)
 	bool cyclic = c->detect_cycles && c->r < c->n_long && cart_len(c, CART_T1) > 0;
 
 	while (cart_len(c, CART_T2) > 0) {
-		uint32_t head = dl_back(c->nodes, &c->lists[CART_T2]);
+		uint32_t head = page_list_back(&c->lists, CART_T2);
 
-		if (!(c->state[head] & CART_REF))
+		if (!(c->lists.tag[head] & CART_REF))
 			break;
 		cart_move(c, head, CART_T1, CART_LONG);
 		cart_q_up(c);
 	}
 	while (cart_len(c, CART_T1) > 0) {
-		uint32_t head = dl_back(c->nodes, &c->lists[CART_T1]);
-		uint8_t s = c->state[head];
+		uint32_t head = page_list_back(&c->lists, CART_T1);
+		uint8_t s = c->lists.tag[head];
 
 		if (cyclic && (s & CART_NEW))
 			break;
@@ -141,25 +122,25 @@ static void cart_replace(struct cart *c)
 			cart_move(c, head, CART_T1, CART_LONG);
 			if (!(s & CART_LONG) &&
 			    cart_len(c, CART_T1) >= cart_min(c->p + 1, cart_len(c, CART_B1))) {
-				c->state[head] |= CART_LONG;
+				c->lists.tag[head] |= CART_LONG;
 				c->n_short--;
 				c->n_long++;
 			}
 		} else {
 			cart_move(c, head, CART_T2, CART_LONG);
-			c->q = cart_max(c->q - 1, c->capacity - cart_len(c, CART_T1));
+			c->q = cart_max(c->q - 1, cart_capacity(c) - cart_len(c, CART_T1));
 		}
 	}
 	if (cart_len(c, CART_T1) > 0 && (cyclic || cart_len(c, CART_T1) >= cart_max(1, c->p))) {
-		uint32_t head = dl_back(c->nodes, &c->lists[CART_T1]);
+		uint32_t head = page_list_back(&c->lists, CART_T1);
 
-		if (c->state[head] & CART_LONG)
+		if (c->lists.tag[head] & CART_LONG)
 			c->n_long--;
 		else
 			c->n_short--;
 		cart_move(c, head, CART_B1, 0);
 	} else {
-		cart_move(c, dl_back(c->nodes, &c->lists[CART_T2]), CART_B2, 0);
+		cart_move(c, page_list_back(&c->lists, CART_T2), CART_B2, 0);
 		c->n_long--;
 	}
 }
@@ -167,50 +148,50 @@ static void cart_replace(struct cart *c)
 static bool cart_access(void *state, uint32_t page)
 {
 	struct cart *c = state;
-	enum cart_list where = (enum cart_list)(c->state[page] & CART_LIST_MASK);
+	enum cart_list where = (enum cart_list)page_list_of(&c->lists, page);
 	bool in_history = where == CART_B1 || where == CART_B2;
 
 	if (where == CART_T1 || where == CART_T2) {
-		c->state[page] |= CART_REF;
+		c->lists.tag[page] |= CART_REF;
 		return true;
 	}
-	if (cart_len(c, CART_T1) + cart_len(c, CART_T2) == c->capacity) {
+	if (cart_len(c, CART_T1) + cart_len(c, CART_T2) == cart_capacity(c)) {
 		cart_replace(c);
-		if (!in_history && cart_len(c, CART_B1) + cart_len(c, CART_B2) == c->capacity + 1) {
+		if (!in_history && cart_len(c, CART_B1) + cart_len(c, CART_B2) == cart_capacity(c) + 1) {
 			enum cart_list victim_list =
 				cart_len(c, CART_B1) > cart_max(0, c->q) || cart_len(c, CART_B2) == 0
 					? CART_B1 : CART_B2;
 
-			cart_move(c, dl_back(c->nodes, &c->lists[victim_list]), CART_NONE, 0);
+			page_list_move_oldest(&c->lists, victim_list, CART_NONE, 0);
 		}
 	}
 	if (!in_history) {
 		if (c->detect_cycles)
-			c->r = cart_min(c->r + cart_max(1, c->n_long / (c->n_short + 1)), c->capacity);
+			c->r = cart_min(c->r + cart_max(1, c->n_long / (c->n_short + 1)), cart_capacity(c));
 		cart_move(c, page, CART_T1, 0);
-		c->state[page] |= CART_NEW;
+		c->lists.tag[page] |= CART_NEW;
 		c->n_short++;
 		return false;
 	}
 	if (c->detect_cycles)
 		c->r = cart_max(c->r - cart_max(1, c->n_short / (c->n_long + 1)), 0);
 	if (where == CART_B1) {
-		c->p = cart_min(c->p + cart_max(1, c->n_short / cart_len(c, CART_B1)), c->capacity);
+		c->p = cart_min(c->p + cart_max(1, c->n_short / cart_len(c, CART_B1)), cart_capacity(c));
 	} else {
 		c->p = cart_max(c->p - cart_max(1, c->n_long / cart_len(c, CART_B2)), 0);
 	}
 	cart_move(c, page, CART_T1, 0);
-	c->state[page] |= CART_LONG | CART_NEW;
+	c->lists.tag[page] |= CART_LONG | CART_NEW;
 	c->n_long++;
 	if (where == CART_B2)
 		cart_q_up(c);
 	return false;
 }
 
-SIM_POLICY(cart, "cart",
-	   "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
-	   cart_create, cart_access);
+SIM_POLICY_VARIANT(cart, "cart",
+		   "CART (Bansal & Modha 2004): CAR with the S/L temporal filter and q",
+		   cart_create, cart_access, cart_settings);
 
-SIM_POLICY(cart_r, "cart-r",
-	   "CART plus the 2006 series' cyclic-access detector (patch 33)",
-	   cart_r_create, cart_access);
+SIM_POLICY_VARIANT(cart_r, "cart-r",
+		   "CART plus the 2006 series' cyclic-access detector (patch 33)",
+		   cart_create, cart_access, cart_r_settings);

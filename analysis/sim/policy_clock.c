@@ -13,18 +13,27 @@
 #define CLOCK_RESIDENT 1
 #define CLOCK_REFERENCED 2
 
+/* What tells CLOCK and FIFO apart (their settings, SIM_POLICY_VARIANT). */
+struct clock_variant {
+	bool second_chance; /* false: FIFO */
+};
+
+static const struct clock_variant clock_settings = { .second_chance = true };
+static const struct clock_variant fifo_settings = { .second_chance = false };
+
 struct clock {
 	uint32_t *frames;
 	uint8_t *state; /* per page: CLOCK_ABSENT or CLOCK_RESIDENT|CLOCK_REFERENCED */
 	size_t capacity;
 	size_t used;
 	size_t hand;
-	bool second_chance; /* false: FIFO */
+	bool second_chance;
 };
 
-static void *clock_create_common(const struct sim_trace *trace, const struct sim_params *params,
-				 bool second_chance)
+static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
+			  const void *opts)
 {
+	const struct clock_variant *variant = opts;
 	const struct sim_array arrays[] = {
 		SIM_ARRAY(struct clock, frames, params->cache_pages),
 		SIM_ARRAY(struct clock, state, trace->distinct),
@@ -33,23 +42,9 @@ static void *clock_create_common(const struct sim_trace *trace, const struct sim
 
 	if (c) {
 		c->capacity = params->cache_pages;
-		c->second_chance = second_chance;
+		c->second_chance = variant->second_chance;
 	}
 	return c;
-}
-
-static void *clock_create(const struct sim_trace *trace, const struct sim_params *params,
-			  const void *opts)
-{
-	(void)opts; /* no options */
-	return clock_create_common(trace, params, true);
-}
-
-static void *fifo_create(const struct sim_trace *trace, const struct sim_params *params,
-			 const void *opts)
-{
-	(void)opts; /* no options */
-	return clock_create_common(trace, params, false);
 }
 
 static bool clock_access(void *state, uint32_t page)
@@ -83,10 +78,10 @@ static bool clock_access(void *state, uint32_t page)
 	}
 }
 
-SIM_POLICY(clock, "clock",
-	   "CLOCK / second chance, one reference bit",
-	   clock_create, clock_access);
+SIM_POLICY_VARIANT(clock, "clock",
+		   "CLOCK / second chance, one reference bit",
+		   clock_create, clock_access, clock_settings);
 
-SIM_POLICY(fifo, "fifo",
-	   "first in, first out",
-	   fifo_create, clock_access);
+SIM_POLICY_VARIANT(fifo, "fifo",
+		   "first in, first out",
+		   clock_create, clock_access, fifo_settings);

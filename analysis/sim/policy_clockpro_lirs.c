@@ -144,7 +144,7 @@ static void *clockpro_lirs_create(const struct sim_trace *trace, const struct si
 	dl_list_init(c->nodes, &c->cold, (uint32_t)trace->distinct + 1);
 	c->capacity = params->cache_pages;
 	c->batch = o->batch < c->capacity ? o->batch : c->capacity;
-	c->cold_target = (size_t)((double)c->capacity * o->hir_percent / 100.0);
+	c->cold_target = sim_frames_percent(c->capacity, o->hir_percent);
 	if (c->cold_target < c->batch)
 		c->cold_target = c->batch;
 	c->port_insert = o->insert == CL_INSERT_PORT;

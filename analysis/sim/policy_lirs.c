@@ -90,7 +90,7 @@ static void *lirs_create(const struct sim_trace *trace, const struct sim_params 
 	dl_list_init(l->s_nodes, &l->s, (uint32_t)trace->distinct);
 	dl_list_init(l->q_nodes, &l->q, (uint32_t)trace->distinct);
 	l->capacity = params->cache_pages;
-	lhirs = o->hir_pages ? o->hir_pages : (size_t)((double)l->capacity * o->hir_percent / 100.0);
+	lhirs = o->hir_pages ? o->hir_pages : sim_frames_percent(l->capacity, o->hir_percent);
 	if (lhirs < 1)
 		lhirs = 1;
 	if (l->capacity > 1 && lhirs > l->capacity - 1)

@@ -1,46 +1,30 @@
 /* LRU: evict the least recently used page (exact, one list). */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
+enum lru_list { LRU_NONE = PAGE_LIST_NONE, LRU_RESIDENT, LRU_NLISTS };
+
 struct lru {
-	struct dl_link *nodes;
-	struct dl_list list;
-	uint8_t *resident;
-	size_t capacity;
+	struct page_lists lists;
 };
 
 static void *lru_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct lru, nodes, trace->distinct + 1),
-		SIM_ARRAY(struct lru, resident, trace->distinct),
-	};
-	struct lru *l = SIM_STATE_ALLOC(struct lru, arrays);
-
 	(void)opts; /* no options */
-	if (!l)
-		return NULL;
-	l->capacity = params->cache_pages;
-	dl_list_init(l->nodes, &l->list, (uint32_t)trace->distinct);
-	return l;
+	return PAGE_LISTS_STATE_ALLOC(struct lru, lists, LRU_NLISTS, trace, params);
 }
 
 static bool lru_access(void *state, uint32_t page)
 {
 	struct lru *l = state;
+	bool hit = page_list_of(&l->lists, page) == LRU_RESIDENT;
 
-	if (l->resident[page]) {
-		dl_remove(l->nodes, &l->list, page);
-		dl_push_front(l->nodes, &l->list, page);
-		return true;
-	}
-	if (l->list.len == l->capacity)
-		l->resident[dl_pop_back(l->nodes, &l->list)] = 0;
-	l->resident[page] = 1;
-	dl_push_front(l->nodes, &l->list, page);
-	return false;
+	if (!hit && page_list_len(&l->lists, LRU_RESIDENT) == l->lists.frames)
+		page_list_move_oldest(&l->lists, LRU_RESIDENT, LRU_NONE, 0);
+	page_list_move(&l->lists, page, LRU_RESIDENT, 0);
+	return hit;
 }
 
 SIM_POLICY(lru, "lru",

@@ -28,47 +28,35 @@
  * pressure) and keep full precision (no bucket_order).  PG_workingset is not
  * modelled because the 6.1 activation decision does not depend on it. */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-#define LRU2Q_ABSENT 0
-#define LRU2Q_INACTIVE 1
-#define LRU2Q_ACTIVE 2
-#define LRU2Q_LIST_MASK 3
-#define LRU2Q_REFERENCED 4
+enum lru2q_list { LRU2Q_ABSENT = PAGE_LIST_NONE, LRU2Q_INACTIVE, LRU2Q_ACTIVE, LRU2Q_NLISTS };
+
+#define LRU2Q_REFERENCED PAGE_LIST_FLAG(0)
 
 #define LRU2Q_NO_SHADOW UINT64_MAX
 /* 4 KiB pages: 2^18 pages per GiB, as (30 - PAGE_SHIFT) in vmscan.c. */
 #define LRU2Q_GB_SHIFT 18
 
 struct lru2q {
-	struct dl_link *nodes;
-	struct dl_list inactive;
-	struct dl_list active;
-	uint8_t *state;
+	struct page_lists lists;
 	uint64_t *shadow;
 	uint64_t nonresident_age;
-	size_t capacity;
 };
 
 static void *lru2q_create(const struct sim_trace *trace, const struct sim_params *params,
 			 const void *opts)
 {
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct lru2q, nodes, trace->distinct + 2),
-		SIM_ARRAY(struct lru2q, state, trace->distinct),
-		SIM_ARRAY(struct lru2q, shadow, trace->distinct),
-	};
-	struct lru2q *q = SIM_STATE_ALLOC(struct lru2q, arrays);
+	const struct sim_array shadow = SIM_ARRAY(struct lru2q, shadow, trace->distinct);
+	struct lru2q *q = page_lists_state_alloc(sizeof(struct lru2q), offsetof(struct lru2q, lists),
+						 LRU2Q_NLISTS, trace, params, &shadow, 1);
 
 	(void)opts; /* no options */
 	if (!q)
 		return NULL;
-	q->capacity = params->cache_pages;
 	for (size_t i = 0; i < trace->distinct; i++)
 		q->shadow[i] = LRU2Q_NO_SHADOW;
-	dl_list_init(q->nodes, &q->inactive, (uint32_t)trace->distinct);
-	dl_list_init(q->nodes, &q->active, (uint32_t)trace->distinct + 1);
 	return q;
 }
 
@@ -81,62 +69,65 @@ static unsigned long int_sqrt(unsigned long x)
 	return r;
 }
 
+static size_t lru2q_len(const struct lru2q *q, enum lru2q_list l)
+{
+	return page_list_len(&q->lists, l);
+}
+
 static bool lru2q_inactive_is_low(const struct lru2q *q)
 {
-	unsigned long gb = (unsigned long)(q->inactive.len + q->active.len) >> LRU2Q_GB_SHIFT;
+	unsigned long gb = (unsigned long)(lru2q_len(q, LRU2Q_INACTIVE) + lru2q_len(q, LRU2Q_ACTIVE)) >>
+			   LRU2Q_GB_SHIFT;
 	unsigned long ratio = gb ? int_sqrt(10 * gb) : 1;
 
-	return q->inactive.len * ratio < q->active.len;
+	return lru2q_len(q, LRU2Q_INACTIVE) * ratio < lru2q_len(q, LRU2Q_ACTIVE);
 }
 
 static void lru2q_reclaim_one(struct lru2q *q)
 {
 	uint32_t victim;
 
-	while (q->active.len > 0 && lru2q_inactive_is_low(q)) {
-		uint32_t page = dl_pop_back(q->nodes, &q->active);
-
-		q->state[page] = (uint8_t)((q->state[page] & LRU2Q_REFERENCED) | LRU2Q_INACTIVE);
-		dl_push_front(q->nodes, &q->inactive, page);
-	}
-	victim = dl_pop_back(q->nodes, &q->inactive);
-	q->state[victim] = LRU2Q_ABSENT;
+	while (lru2q_len(q, LRU2Q_ACTIVE) > 0 && lru2q_inactive_is_low(q))
+		page_list_move_oldest(&q->lists, LRU2Q_ACTIVE, LRU2Q_INACTIVE, LRU2Q_REFERENCED);
+	victim = page_list_move_oldest(&q->lists, LRU2Q_INACTIVE, LRU2Q_ABSENT, 0);
 	q->shadow[victim] = q->nonresident_age++;
+}
+
+/* A missed page enters list to, referenced by the access that loads it. */
+static void lru2q_insert(struct lru2q *q, uint32_t page, enum lru2q_list to)
+{
+	q->shadow[page] = LRU2Q_NO_SHADOW;
+	page_list_move(&q->lists, page, to, 0);
+	q->lists.tag[page] |= LRU2Q_REFERENCED;
 }
 
 static bool lru2q_access(void *state, uint32_t page)
 {
 	struct lru2q *q = state;
-	uint8_t s = q->state[page];
+	uint8_t s = q->lists.tag[page];
 
-	if ((s & LRU2Q_LIST_MASK) == LRU2Q_INACTIVE) {
+	if (page_list_of(&q->lists, page) == LRU2Q_INACTIVE) {
 		if (s & LRU2Q_REFERENCED) {
-			dl_remove(q->nodes, &q->inactive, page);
-			dl_push_front(q->nodes, &q->active, page);
-			q->state[page] = LRU2Q_ACTIVE;
+			page_list_move(&q->lists, page, LRU2Q_ACTIVE, 0);
 			q->nonresident_age++;
 		} else {
-			q->state[page] = s | LRU2Q_REFERENCED;
+			q->lists.tag[page] = s | LRU2Q_REFERENCED;
 		}
 		return true;
 	}
 	if (s != LRU2Q_ABSENT) {
-		q->state[page] = s | LRU2Q_REFERENCED;
+		q->lists.tag[page] = s | LRU2Q_REFERENCED;
 		return true;
 	}
-	if (q->inactive.len + q->active.len == q->capacity)
+	if (lru2q_len(q, LRU2Q_INACTIVE) + lru2q_len(q, LRU2Q_ACTIVE) == q->lists.frames)
 		lru2q_reclaim_one(q);
 	if (q->shadow[page] != LRU2Q_NO_SHADOW &&
-	    q->nonresident_age - q->shadow[page] <= q->active.len) {
-		q->shadow[page] = LRU2Q_NO_SHADOW;
+	    q->nonresident_age - q->shadow[page] <= lru2q_len(q, LRU2Q_ACTIVE)) {
 		q->nonresident_age++;
-		dl_push_front(q->nodes, &q->active, page);
-		q->state[page] = LRU2Q_ACTIVE | LRU2Q_REFERENCED;
+		lru2q_insert(q, page, LRU2Q_ACTIVE);
 		return false;
 	}
-	q->shadow[page] = LRU2Q_NO_SHADOW;
-	dl_push_front(q->nodes, &q->inactive, page);
-	q->state[page] = LRU2Q_INACTIVE | LRU2Q_REFERENCED;
+	lru2q_insert(q, page, LRU2Q_INACTIVE);
 	return false;
 }
 

@@ -27,13 +27,13 @@
  *
  * Options: small=PERCENT. */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
-enum s3_list { S3_NONE, S3_SMALL, S3_MAIN, S3_GHOST, S3_NLISTS };
+enum s3_list { S3_NONE = PAGE_LIST_NONE, S3_SMALL, S3_MAIN, S3_GHOST, S3_NLISTS };
 
-#define S3_LIST_MASK 3
-#define S3_COUNT_SHIFT 2
+/* A resident page's access count, in its tag's flag bits. */
+#define S3_COUNT_SHIFT PAGE_LIST_BITS
 #define S3_COUNT_MAX 3
 
 struct s3fifo_opts {
@@ -41,10 +41,7 @@ struct s3fifo_opts {
 };
 
 struct s3fifo {
-	struct dl_link *nodes; /* front = head (newest), back = tail */
-	struct dl_list lists[S3_NLISTS];
-	uint8_t *state;        /* list | count << S3_COUNT_SHIFT */
-	size_t capacity;
+	struct page_lists lists; /* front = head (newest), back = tail */
 	size_t small_size;
 	size_t main_size;
 };
@@ -60,52 +57,45 @@ static const struct sim_option s3fifo_options[] = {
 static void *s3fifo_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
 	const struct s3fifo_opts *o = opts;
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct s3fifo, nodes, trace->distinct + S3_NLISTS),
-		SIM_ARRAY(struct s3fifo, state, trace->distinct),
-	};
-	struct s3fifo *s = SIM_STATE_ALLOC(struct s3fifo, arrays);
+	struct s3fifo *s = PAGE_LISTS_STATE_ALLOC(struct s3fifo, lists, S3_NLISTS, trace, params);
 
 	if (!s)
 		return NULL;
-	for (int i = 0; i < S3_NLISTS; i++)
-		dl_list_init(s->nodes, &s->lists[i], (uint32_t)(trace->distinct + (size_t)i));
-	s->capacity = params->cache_pages;
-	s->small_size = (size_t)((double)s->capacity * o->small_percent / 100.0);
+	s->small_size = sim_frames_percent(params->cache_pages, o->small_percent);
 	if (s->small_size < 1)
 		s->small_size = 1;
-	if (s->small_size > s->capacity)
-		s->small_size = s->capacity;
-	s->main_size = s->capacity - s->small_size;
+	if (s->small_size > params->cache_pages)
+		s->small_size = params->cache_pages;
+	s->main_size = params->cache_pages - s->small_size;
 	return s;
 }
 
 static enum s3_list s3_where(const struct s3fifo *s, uint32_t page)
 {
-	return (enum s3_list)(s->state[page] & S3_LIST_MASK);
+	return (enum s3_list)page_list_of(&s->lists, page);
 }
 
 static unsigned s3_count(const struct s3fifo *s, uint32_t page)
 {
-	return s->state[page] >> S3_COUNT_SHIFT;
+	return s->lists.tag[page] >> S3_COUNT_SHIFT;
+}
+
+static size_t s3_len(const struct s3fifo *s, enum s3_list l)
+{
+	return page_list_len(&s->lists, l);
 }
 
 /* Move page to the head of list to (or out of every list) with count. */
 static void s3_move(struct s3fifo *s, uint32_t page, enum s3_list to, unsigned count)
 {
-	enum s3_list from = s3_where(s, page);
-
-	if (from != S3_NONE)
-		dl_remove(s->nodes, &s->lists[from], page);
-	s->state[page] = (uint8_t)(to | count << S3_COUNT_SHIFT);
-	if (to != S3_NONE)
-		dl_push_front(s->nodes, &s->lists[to], page);
+	page_list_move(&s->lists, page, to, 0);
+	s->lists.tag[page] |= (uint8_t)(count << S3_COUNT_SHIFT);
 }
 
 static void s3_evict_main(struct s3fifo *s)
 {
-	while (s->lists[S3_MAIN].len) {
-		uint32_t t = dl_back(s->nodes, &s->lists[S3_MAIN]);
+	while (s3_len(s, S3_MAIN)) {
+		uint32_t t = page_list_back(&s->lists, S3_MAIN);
 		unsigned count = s3_count(s, t);
 
 		if (count == 0) {
@@ -118,18 +108,18 @@ static void s3_evict_main(struct s3fifo *s)
 
 static void s3_evict_small(struct s3fifo *s)
 {
-	while (s->lists[S3_SMALL].len) {
-		uint32_t t = dl_back(s->nodes, &s->lists[S3_SMALL]);
+	while (s3_len(s, S3_SMALL)) {
+		uint32_t t = page_list_back(&s->lists, S3_SMALL);
 
 		if (s3_count(s, t) > 1) {
 			s3_move(s, t, S3_MAIN, s3_count(s, t));
-			if (s->lists[S3_MAIN].len > s->main_size)
+			if (s3_len(s, S3_MAIN) > s->main_size)
 				s3_evict_main(s);
 			continue;
 		}
 		s3_move(s, t, S3_GHOST, 0);
-		if (s->lists[S3_GHOST].len > s->main_size)
-			s3_move(s, dl_back(s->nodes, &s->lists[S3_GHOST]), S3_NONE, 0);
+		if (s3_len(s, S3_GHOST) > s->main_size)
+			page_list_move_oldest(&s->lists, S3_GHOST, S3_NONE, 0);
 		return;
 	}
 }
@@ -143,11 +133,11 @@ static bool s3fifo_access(void *state, uint32_t page)
 		unsigned count = s3_count(s, page);
 
 		if (count < S3_COUNT_MAX)
-			s->state[page] = (uint8_t)(where | (count + 1) << S3_COUNT_SHIFT);
+			s->lists.tag[page] = (uint8_t)(where | (count + 1) << S3_COUNT_SHIFT);
 		return true;
 	}
-	while (s->lists[S3_SMALL].len + s->lists[S3_MAIN].len >= s->capacity) {
-		if (s->lists[S3_SMALL].len >= s->small_size)
+	while (s3_len(s, S3_SMALL) + s3_len(s, S3_MAIN) >= s->lists.frames) {
+		if (s3_len(s, S3_SMALL) >= s->small_size)
 			s3_evict_small(s);
 		else
 			s3_evict_main(s);

@@ -14,73 +14,62 @@
  *
  * Deviations: none. */
 
-#include "dlist.h"
+#include "page_lists.h"
 #include "policy.h"
 
+enum sieve_list { SIEVE_ABSENT = PAGE_LIST_NONE, SIEVE_QUEUE, SIEVE_NLISTS };
+
 #define SIEVE_NONE UINT32_MAX
-#define SIEVE_RESIDENT 1
-#define SIEVE_VISITED 2
+#define SIEVE_VISITED PAGE_LIST_FLAG(0)
 
 struct sieve {
-	struct dl_link *nodes; /* front = head (newest), back = tail */
-	struct dl_list queue;
-	uint8_t *state;
+	struct page_lists lists; /* the queue: front = head (newest), back = tail */
 	uint32_t hand;
-	size_t capacity;
 };
 
 static void *sieve_create(const struct sim_trace *trace, const struct sim_params *params, const void *opts)
 {
-	const struct sim_array arrays[] = {
-		SIM_ARRAY(struct sieve, nodes, trace->distinct + 1),
-		SIM_ARRAY(struct sieve, state, trace->distinct),
-	};
-	struct sieve *s = SIM_STATE_ALLOC(struct sieve, arrays);
+	struct sieve *s = PAGE_LISTS_STATE_ALLOC(struct sieve, lists, SIEVE_NLISTS, trace, params);
 
 	(void)opts; /* no options */
-	if (!s)
-		return NULL;
-	dl_list_init(s->nodes, &s->queue, (uint32_t)trace->distinct);
-	s->capacity = params->cache_pages;
-	s->hand = SIEVE_NONE;
+	if (s)
+		s->hand = SIEVE_NONE;
 	return s;
 }
 
 /* The neighbour of page towards the head, or SIEVE_NONE at the head. */
 static uint32_t sieve_newer(const struct sieve *s, uint32_t page)
 {
-	uint32_t prev = s->nodes[page].prev;
+	uint32_t prev = s->lists.nodes[page].prev;
 
-	return prev == s->queue.sentinel ? SIEVE_NONE : prev;
+	return prev == s->lists.list[SIEVE_QUEUE].sentinel ? SIEVE_NONE : prev;
 }
 
 static void sieve_evict(struct sieve *s)
 {
-	uint32_t o = s->hand == SIEVE_NONE ? dl_back(s->nodes, &s->queue) : s->hand;
+	uint32_t o = s->hand == SIEVE_NONE ? page_list_back(&s->lists, SIEVE_QUEUE) : s->hand;
 
-	while (s->state[o] & SIEVE_VISITED) {
-		s->state[o] = SIEVE_RESIDENT;
+	while (s->lists.tag[o] & SIEVE_VISITED) {
+		s->lists.tag[o] &= (uint8_t)~SIEVE_VISITED;
 		o = sieve_newer(s, o);
 		if (o == SIEVE_NONE)
-			o = dl_back(s->nodes, &s->queue);
+			o = page_list_back(&s->lists, SIEVE_QUEUE);
 	}
 	s->hand = sieve_newer(s, o);
-	dl_remove(s->nodes, &s->queue, o);
-	s->state[o] = 0;
+	page_list_move(&s->lists, o, SIEVE_ABSENT, 0);
 }
 
 static bool sieve_access(void *state, uint32_t page)
 {
 	struct sieve *s = state;
 
-	if (s->state[page]) {
-		s->state[page] = SIEVE_RESIDENT | SIEVE_VISITED;
+	if (page_list_of(&s->lists, page) == SIEVE_QUEUE) {
+		s->lists.tag[page] |= SIEVE_VISITED;
 		return true;
 	}
-	if (s->queue.len == s->capacity)
+	if (page_list_len(&s->lists, SIEVE_QUEUE) == s->lists.frames)
 		sieve_evict(s);
-	dl_push_front(s->nodes, &s->queue, page);
-	s->state[page] = SIEVE_RESIDENT;
+	page_list_move(&s->lists, page, SIEVE_QUEUE, 0);
 	return false;
 }
 

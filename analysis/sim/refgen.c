@@ -24,7 +24,12 @@
 #define EXIT_BAD_ARGS 2
 #define REFGEN_PAGE_SIZE 4096
 
+/* In the order of their names in dist_names[]. */
 enum dist { DIST_UNIFORM, DIST_ZIPF, DIST_CYCLIC };
+
+static const char *const dist_names[] = { "uniform", "zipf", "cyclic", NULL };
+/* --format: text is the index of the format here. */
+static const char *const format_names[] = { "labrefs", "text", NULL };
 
 struct refgen {
 	enum dist dist;
@@ -32,7 +37,7 @@ struct refgen {
 	unsigned long long pages;
 	double alpha;
 	unsigned long long seed;
-	int text;
+	unsigned text;
 	const char *out;
 };
 
@@ -72,6 +77,7 @@ static void parse_args(int argc, char **argv, struct refgen *g)
 		{ NULL, 0, NULL, 0 },
 	};
 	int have_dist = 0, c;
+	unsigned dist;
 	char *end;
 
 	opterr = 0;
@@ -79,14 +85,9 @@ static void parse_args(int argc, char **argv, struct refgen *g)
 		switch (c) {
 		case 'd':
 			have_dist = 1;
-			if (strcmp(optarg, "uniform") == 0)
-				g->dist = DIST_UNIFORM;
-			else if (strcmp(optarg, "zipf") == 0)
-				g->dist = DIST_ZIPF;
-			else if (strcmp(optarg, "cyclic") == 0)
-				g->dist = DIST_CYCLIC;
-			else
+			if (parse_choice(optarg, dist_names, &dist) < 0)
 				die(EXIT_BAD_ARGS, "unknown distribution '%s'", optarg);
+			g->dist = (enum dist)dist;
 			break;
 		case 'r':
 			if (parse_u64(optarg, &g->refs) < 0 || g->refs == 0)
@@ -107,11 +108,7 @@ static void parse_args(int argc, char **argv, struct refgen *g)
 				die(EXIT_BAD_ARGS, "bad --seed '%s'", optarg);
 			break;
 		case 'f':
-			if (strcmp(optarg, "labrefs") == 0)
-				g->text = 0;
-			else if (strcmp(optarg, "text") == 0)
-				g->text = 1;
-			else
+			if (parse_choice(optarg, format_names, &g->text) < 0)
 				die(EXIT_BAD_ARGS, "unknown format '%s' (labrefs or text)", optarg);
 			break;
 		case 'o':

@@ -6,6 +6,17 @@
 
 #include "sizes.h"
 
+int parse_choice(const char *text, const char *const *choices, unsigned *index)
+{
+	for (unsigned i = 0; choices[i]; i++) {
+		if (strcmp(text, choices[i]) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int parse_u64(const char *text, unsigned long long *value)
 {
 	unsigned long long v = 0;

@@ -1,4 +1,6 @@
-/* Parsing of cache-size lists: "100,200,400" and ranges "100:2000:100". */
+/* Parsing of the command-line values pagesim and refgen share: cache-size
+ * lists ("100,200,400" and ranges "100:2000:100"), whole numbers, and a
+ * word from a list of choices. */
 #ifndef SIM_SIZES_H
 #define SIM_SIZES_H
 
@@ -15,5 +17,9 @@ int sizes_parse(const char *spec, size_t **sizes, size_t *count, char *err, size
 /* Parses a whole decimal number (no sign, no suffix).  Returns -1 if text
  * is not one or overflows. */
 int parse_u64(const char *text, unsigned long long *value);
+
+/* Sets *index to the position of text in choices (NULL-terminated).
+ * Returns -1 if text is none of them. */
+int parse_choice(const char *text, const char *const *choices, unsigned *index);
 
 #endif

@@ -227,29 +227,68 @@ static int set_number(struct table *t, size_t r, size_t c, double v)
 	return isfinite(v) ? table_set(t, r, c, "%.0f", v) : table_set(t, r, c, "NA");
 }
 
-static int runs_table(FILE *out, enum table_format format, const struct bound_row *rows,
-		      size_t n, char **row_labels, char **col_labels,
-		      const struct model_list *models, int first)
+/* The runs a table shows (those with a simulation), the labels of their
+ * experiments' rows and columns, and the simulated models. */
+struct bound_runs {
+	const struct bound_row *rows;
+	size_t n;
+	char **row_labels, **col_labels;
+	const struct model_list *models;
+};
+
+/* Cells 0 and 1 of row r: run i's row and column labels. */
+static int set_labels(struct table *t, size_t r, const struct bound_runs *br, size_t i)
 {
+	return table_set(t, r, 0, "%s", br->row_labels[i]) ||
+	       table_set(t, r, 1, "%s", br->col_labels[i]);
+}
+
+/* Row 0, the header: head[0..n) from column 0. */
+static int set_header(struct table *t, const char *const *head, size_t n)
+{
+	int bad = 0;
+
+	for (size_t c = 0; !bad && c < n; c++)
+		bad = table_set(t, 0, c, "%s", head[c]);
+	return bad;
+}
+
+/* Writes the first nrows rows of t (the header counted) unless bad, and
+ * frees t; returns 0, or -1 when bad. */
+static int write_table(FILE *out, enum table_format format, struct table *t, size_t nrows,
+		       int first, int bad)
+{
+	size_t allocated = t->nrows;
+
+	t->nrows = nrows;
+	if (!bad)
+		table_write(out, format, t, first);
+	t->nrows = allocated;
+	table_free(t);
+	return bad ? -1 : 0;
+}
+
+static int runs_table(FILE *out, enum table_format format, const struct bound_runs *br, int first)
+{
+	const struct model_list *models = br->models;
 	struct table t;
 	size_t nc = 6 + models->count + 6;
 	static const char *const head[] = { "workload", "policy", "run_id", "cache_pages", "refs",
 					    "distinct" };
-	int bad = table_init(&t, n + 1, nc, 3) ||
+	int bad = table_init(&t, br->n + 1, nc, 3) ||
 		  table_set(&t, SIZE_MAX, 0, "Misses at the run's size (pages; models include the "
-			    "first touch of each page) and the kernel's counts");
+			    "first touch of each page) and the kernel's counts") ||
+		  set_header(&t, head, 6);
 
-	for (size_t c = 0; !bad && c < 6; c++)
-		bad = table_set(&t, 0, c, "%s", head[c]);
 	for (size_t m = 0; !bad && m < models->count; m++)
 		bad = table_set(&t, 0, 6 + m, "%s", models->names[m]);
 	bad = bad || table_set(&t, 0, nc - 6, "majflt") || table_set(&t, 0, nc - 5, "pswpin") ||
 	      table_set(&t, 0, nc - 4, "refaults") || table_set(&t, 0, nc - 3, "data_rereads") ||
 	      table_set(&t, 0, nc - 2, "read_back_counter") || table_set(&t, 0, nc - 1, "read_back");
-	for (size_t i = 0; !bad && i < n; i++) {
-		const struct bound_row *b = &rows[i];
+	for (size_t i = 0; !bad && i < br->n; i++) {
+		const struct bound_row *b = &br->rows[i];
 		size_t r = i + 1;
-		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
+		bad = set_labels(&t, r, br, i) ||
 		      table_set(&t, r, 2, "%s", b->run_id) || set_number(&t, r, 3, b->cache_pages) ||
 		      set_number(&t, r, 4, b->refs) || set_number(&t, r, 5, b->distinct);
 		for (size_t m = 0; !bad && m < models->count; m++)
@@ -259,10 +298,7 @@ static int runs_table(FILE *out, enum table_format format, const struct bound_ro
 		      table_set(&t, r, nc - 2, "%s", b->read_back_counter) ||
 		      set_number(&t, r, nc - 1, b->read_back);
 	}
-	if (!bad)
-		table_write(out, format, &t, first);
-	table_free(&t);
-	return bad ? -1 : 0;
+	return write_table(out, format, &t, br->n + 1, first, bad);
 }
 
 /* Mean of the finite values; NaN when there are none. */
@@ -284,54 +320,81 @@ static double mean_of(const struct mean *m)
 	return m->n ? m->sum / (double)m->n : NAN;
 }
 
-/* Whether run @j is of run @i's experiment and not yet in a row: then it is. */
-static bool take_run(bool *done, char **row_labels, char **col_labels, size_t i, size_t j)
+/* The experiments of a table's runs, one after another in the order of
+ * their first runs (experiment_runs_next()): a row per experiment. */
+struct experiment_runs {
+	const struct bound_runs *br;
+	bool *done;		/* the runs of the experiments so far */
+	size_t *runs;		/* this experiment's: indices into br->rows */
+	size_t count;
+	const char *model_name;	/* its policy's model (bound_policy_model()), or NULL */
+	ssize_t model;		/* model_name's index in br->models, or -1 */
+};
+
+/* Returns 0, or -1 when out of memory (x is then still for
+ * experiment_runs_free()). */
+static int experiment_runs_init(struct experiment_runs *x, const struct bound_runs *br)
 {
-	if (done[j] || strcmp(row_labels[j], row_labels[i]) != 0 ||
-	    strcmp(col_labels[j], col_labels[i]) != 0)
+	*x = (struct experiment_runs){ .br = br };
+	x->done = calloc(br->n + 1, sizeof(*x->done));
+	x->runs = calloc(br->n + 1, sizeof(*x->runs));
+	return x->done == NULL || x->runs == NULL ? -1 : 0;
+}
+
+/* The next experiment: the first run not yet in one and every later run
+ * with its row and column labels.  false when every run is in one. */
+static bool experiment_runs_next(struct experiment_runs *x)
+{
+	const struct bound_runs *br = x->br;
+	size_t i = 0;
+
+	while (i < br->n && x->done[i])
+		i++;
+	if (i == br->n)
 		return false;
-	done[j] = true;
+	x->count = 0;
+	for (size_t j = i; j < br->n; j++) {
+		if (x->done[j] || strcmp(br->row_labels[j], br->row_labels[i]) != 0 ||
+		    strcmp(br->col_labels[j], br->col_labels[i]) != 0)
+			continue;
+		x->done[j] = true;
+		x->runs[x->count++] = j;
+	}
+	x->model_name = bound_policy_model(br->rows[i].run);
+	x->model = x->model_name != NULL ? model_index(br->models, x->model_name) : -1;
 	return true;
+}
+
+static void experiment_runs_free(struct experiment_runs *x)
+{
+	free(x->done);
+	free(x->runs);
 }
 
 enum { S_OPT, S_MODEL, S_PSWPIN, S_REFAULTS, S_MAJFLT, S_OPT_REF, S_MODEL_REF, S_DATA, S_COUNT };
 
-static int summary_table(FILE *out, enum table_format format, const struct bound_row *rows,
-			 size_t n, char **row_labels, char **col_labels,
-			 const struct model_list *models, int first)
+static int summary_table(FILE *out, enum table_format format, const struct bound_runs *br,
+			 int first)
 {
 	static const char *const head[] = { "workload", "policy", "runs", "opt", "model",
 		"model_misses", "kernel_pswpin", "kernel_refaults", "kernel_majflt", "opt_refaults",
 		"model_refaults", "kernel_data_rereads" };
-	bool *done = calloc(n + 1, sizeof(*done));
-	struct table t;
-	int bad = done == NULL || table_init(&t, n + 1, 12, 2);
-	size_t out_rows = 1;
-	ssize_t opt = model_index(models, "opt");
+	struct table t = { 0 };
+	struct experiment_runs x;
+	size_t r = 0;
+	ssize_t opt = model_index(br->models, "opt");
+	int bad = experiment_runs_init(&x, br) || table_init(&t, br->n + 1, 12, 2) ||
+		  table_set(&t, SIZE_MAX, 0, "OPT and the policy's model at the runs' size vs "
+			    "the kernel (means over runs; pages, majflt in faults)") ||
+		  set_header(&t, head, 12);
 
-	if (done == NULL) {
-		free(done);
-		return -1;
-	}
-	bad = bad || table_set(&t, SIZE_MAX, 0, "OPT and the policy's model at the runs' size vs "
-			       "the kernel (means over runs; pages, majflt in faults)");
-	for (size_t c = 0; !bad && c < 12; c++)
-		bad = table_set(&t, 0, c, "%s", head[c]);
-	for (size_t i = 0; !bad && i < n; i++) {
-		if (done[i])
-			continue;
-		const char *name = bound_policy_model(rows[i].run);
-		ssize_t model = name != NULL ? model_index(models, name) : -1;
+	while (!bad && experiment_runs_next(&x)) {
 		struct mean m[S_COUNT] = { 0 };
-		size_t count = 0;
 
-		for (size_t j = i; j < n; j++) {
-			const struct bound_row *b = &rows[j];
-			if (!take_run(done, row_labels, col_labels, i, j))
-				continue;
-			count++;
+		for (size_t k = 0; k < x.count; k++) {
+			const struct bound_row *b = &br->rows[x.runs[k]];
 			double o = opt >= 0 ? b->misses[opt] : NAN;
-			double mm = model >= 0 ? b->misses[model] : NAN;
+			double mm = x.model >= 0 ? b->misses[x.model] : NAN;
 			mean_add(&m[S_OPT], o);
 			mean_add(&m[S_MODEL], mm);
 			mean_add(&m[S_PSWPIN], b->pswpin);
@@ -343,10 +406,10 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 			mean_add(&m[S_MODEL_REF], mm - b->distinct);
 			mean_add(&m[S_DATA], b->data_rereads);
 		}
-		size_t r = out_rows++;
-		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
-		      table_set(&t, r, 2, "%zu", count) || set_number(&t, r, 3, mean_of(&m[S_OPT])) ||
-		      table_set(&t, r, 4, "%s", model >= 0 ? name : "none") ||
+		r++;
+		bad = set_labels(&t, r, br, x.runs[0]) ||
+		      table_set(&t, r, 2, "%zu", x.count) || set_number(&t, r, 3, mean_of(&m[S_OPT])) ||
+		      table_set(&t, r, 4, "%s", x.model >= 0 ? x.model_name : "none") ||
 		      set_number(&t, r, 5, mean_of(&m[S_MODEL])) ||
 		      set_number(&t, r, 6, mean_of(&m[S_PSWPIN])) ||
 		      set_number(&t, r, 7, mean_of(&m[S_REFAULTS])) ||
@@ -355,13 +418,8 @@ static int summary_table(FILE *out, enum table_format format, const struct bound
 		      set_number(&t, r, 10, mean_of(&m[S_MODEL_REF])) ||
 		      set_number(&t, r, 11, mean_of(&m[S_DATA]));
 	}
-	t.nrows = out_rows;
-	if (!bad)
-		table_write(out, format, &t, first);
-	t.nrows = n + 1;
-	table_free(&t);
-	free(done);
-	return bad ? -1 : 0;
+	experiment_runs_free(&x);
+	return write_table(out, format, &t, r + 1, first, bad);
 }
 
 /* The kernel's read_back over an experiment's runs: mean, least, most. */
@@ -400,74 +458,55 @@ enum { W_CACHE, W_DISTINCT, W_REFS, W_MODEL_REF, W_OPT_REF, W_COUNT };
  * and most), and the misses beyond the first touch of the policy's model
  * and of OPT, with the kernel's ratio to each.
  */
-static int sweep_table(FILE *out, enum table_format format, const struct bound_row *rows,
-		       size_t n, char **row_labels, char **col_labels,
-		       const struct model_list *models, const char *size_label)
+static int sweep_table(FILE *out, enum table_format format, const struct bound_runs *br,
+		       const char *size_label)
 {
 	static const char *const head[] = { "workload", "policy", "size", "runs", "cache_pages",
 		"distinct", "refs", "size_pct", "counter", "kernel", "kernel_min", "kernel_max",
 		"model", "model_beyond", "opt_beyond", "kernel_per_model", "kernel_per_opt" };
 	const size_t nc = sizeof(head) / sizeof(head[0]);
-	bool *done = calloc(n + 1, sizeof(*done));
-	struct table t;
-	int bad = done == NULL || table_init(&t, n + 1, nc, 3);
-	size_t out_rows = 1;
-	ssize_t opt = model_index(models, "opt");
+	struct table t = { 0 };
+	struct experiment_runs x;
+	size_t r = 0;
+	ssize_t opt = model_index(br->models, "opt");
+	int bad = experiment_runs_init(&x, br) || table_init(&t, br->n + 1, nc, 3) ||
+		  table_set(&t, SIZE_MAX, 0, "The kernel's pages read back beside its model's "
+			    "and OPT's misses beyond the first touch, at size %s", size_label) ||
+		  set_header(&t, head, nc);
 
-	if (done == NULL) {
-		free(done);
-		return -1;
-	}
-	bad = bad || table_set(&t, SIZE_MAX, 0, "The kernel's pages read back beside its model's "
-			       "and OPT's misses beyond the first touch, at size %s", size_label);
-	for (size_t c = 0; !bad && c < nc; c++)
-		bad = table_set(&t, 0, c, "%s", head[c]);
-	for (size_t i = 0; !bad && i < n; i++) {
-		if (done[i])
-			continue;
-		const char *name = bound_policy_model(rows[i].run);
-		ssize_t model = name != NULL ? model_index(models, name) : -1;
+	while (!bad && experiment_runs_next(&x)) {
 		struct mean m[W_COUNT] = { 0 };
 		struct spread kernel = { 0 };
-		size_t count = 0;
 
-		for (size_t j = i; j < n; j++) {
-			const struct bound_row *b = &rows[j];
-			if (!take_run(done, row_labels, col_labels, i, j))
-				continue;
-			count++;
+		for (size_t k = 0; k < x.count; k++) {
+			const struct bound_row *b = &br->rows[x.runs[k]];
 			mean_add(&m[W_CACHE], b->cache_pages);
 			mean_add(&m[W_DISTINCT], b->distinct);
 			mean_add(&m[W_REFS], b->refs);
-			mean_add(&m[W_MODEL_REF], model >= 0 ? b->misses[model] - b->distinct : NAN);
+			mean_add(&m[W_MODEL_REF], x.model >= 0 ? b->misses[x.model] - b->distinct : NAN);
 			mean_add(&m[W_OPT_REF], opt >= 0 ? b->misses[opt] - b->distinct : NAN);
 			spread_add(&kernel, b->read_back);
 		}
 		double k = mean_of(&kernel.mean), cache = mean_of(&m[W_CACHE]);
 		double mb = mean_of(&m[W_MODEL_REF]), ob = mean_of(&m[W_OPT_REF]);
-		size_t r = out_rows++;
-		bad = table_set(&t, r, 0, "%s", row_labels[i]) || table_set(&t, r, 1, "%s", col_labels[i]) ||
-		      table_set(&t, r, 2, "%s", size_label) || table_set(&t, r, 3, "%zu", count) ||
+		r++;
+		bad = set_labels(&t, r, br, x.runs[0]) ||
+		      table_set(&t, r, 2, "%s", size_label) || table_set(&t, r, 3, "%zu", x.count) ||
 		      set_number(&t, r, 4, cache) || set_number(&t, r, 5, mean_of(&m[W_DISTINCT])) ||
 		      set_number(&t, r, 6, mean_of(&m[W_REFS])) ||
 		      (isfinite(cache) && cache > 0
 			       ? table_set(&t, r, 7, "%.1f", 100 * mean_of(&m[W_DISTINCT]) / cache)
 			       : table_set(&t, r, 7, "NA")) ||
-		      table_set(&t, r, 8, "%s", rows[i].read_back_counter) ||
+		      table_set(&t, r, 8, "%s", br->rows[x.runs[0]].read_back_counter) ||
 		      set_number(&t, r, 9, k) ||
 		      set_number(&t, r, 10, kernel.mean.n ? kernel.lo : NAN) ||
 		      set_number(&t, r, 11, kernel.mean.n ? kernel.hi : NAN) ||
-		      table_set(&t, r, 12, "%s", model >= 0 ? name : "none") ||
+		      table_set(&t, r, 12, "%s", x.model >= 0 ? x.model_name : "none") ||
 		      set_number(&t, r, 13, mb) || set_number(&t, r, 14, ob) ||
 		      set_ratio(&t, r, 15, ratio(k, mb)) || set_ratio(&t, r, 16, ratio(k, ob));
 	}
-	t.nrows = out_rows;
-	if (!bad)
-		table_write(out, format, &t, 1);
-	t.nrows = n + 1;
-	table_free(&t);
-	free(done);
-	return bad ? -1 : 0;
+	experiment_runs_free(&x);
+	return write_table(out, format, &t, r + 1, 1, bad);
 }
 
 static int parse_models(struct model_list *models, const char *list)
@@ -533,13 +572,14 @@ int bound_write(FILE *out, enum table_format format, const struct run_set *runs,
 		rc = 2;
 		goto out;
 	}
+	const struct bound_runs br = { rows, n, rl, cl, &models };
 	rc = 0;
 	if (o->tables & BOUND_SWEEP)
-		rc = sweep_table(out, format, rows, n, rl, cl, &models, o->sweep_size);
+		rc = sweep_table(out, format, &br, o->sweep_size);
 	if (rc == 0 && (o->tables & BOUND_RUNS))
-		rc = runs_table(out, format, rows, n, rl, cl, &models, 1);
+		rc = runs_table(out, format, &br, 1);
 	if (rc == 0 && (o->tables & BOUND_SUMMARY))
-		rc = summary_table(out, format, rows, n, rl, cl, &models, !(o->tables & BOUND_RUNS));
+		rc = summary_table(out, format, &br, !(o->tables & BOUND_RUNS));
 	if (rc != 0)
 		fprintf(stderr, "labstat: out of memory\n");
 out:

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static int compare_strings(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -131,14 +133,12 @@ static int add_unique(char ***list, size_t *n, const char *s)
 
 static int cell_add(struct cell *cell, double v)
 {
-	if (cell->count == cell->capacity) {
-		size_t cap = cell->capacity ? cell->capacity * 2 : 8;
-		double *grown = realloc(cell->values, cap * sizeof(*grown));
-		if (grown == NULL)
-			return -1;
-		cell->values = grown;
-		cell->capacity = cap;
-	}
+	double *values = grow_for_one_more(cell->values, cell->count, &cell->capacity,
+					   sizeof(*values), 8);
+
+	if (values == NULL)
+		return -1;
+	cell->values = values;
 	cell->values[cell->count++] = v;
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
+
 static char *join_path(const char *dir, const char *name)
 {
 	size_t len = strlen(dir) + strlen(name) + 2;
@@ -38,15 +40,11 @@ static void free_run(struct run *r)
 
 static int append_run(struct run_set *set, struct run run)
 {
-	if (set->count == set->capacity) {
-		size_t cap = set->capacity ? set->capacity * 2 : 16;
-		struct run *grown = realloc(set->runs, cap * sizeof(*grown));
+	struct run *runs = grow_for_one_more(set->runs, set->count, &set->capacity, sizeof(*runs), 16);
 
-		if (grown == NULL)
-			return -1;
-		set->runs = grown;
-		set->capacity = cap;
-	}
+	if (runs == NULL)
+		return -1;
+	set->runs = runs;
 	set->runs[set->count++] = run;
 	return 0;
 }
@@ -156,15 +154,13 @@ static int add_results_dir(struct run_set *set, const char *dir, int depth)
 	for (struct dirent *e; (e = readdir(d)) != NULL;) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (count == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **grown = realloc(names, cap * sizeof(*grown));
-			if (grown == NULL) {
-				rc = -1;
-				break;
-			}
-			names = grown;
+		char **grown = grow_for_one_more(names, count, &cap, sizeof(*names), 64);
+
+		if (grown == NULL) {
+			rc = -1;
+			break;
 		}
+		names = grown;
 		names[count] = strdup(e->d_name);
 		if (names[count] == NULL) {
 			rc = -1;

@@ -68,6 +68,24 @@ static void set_available(struct event_sources *s, enum base_column a, enum base
 	s->column_available[b] = true;
 }
 
+/* Event sys:name, if the trace has it, adds one to column per event;
+ * without it the column is NA. */
+static void add_counter(struct event_sources *s, struct tep_handle *tep, bool notes,
+			enum base_column column, const char *sys, const char *name)
+{
+	static const char *const none[] = { NULL };
+	struct event_source *src = add_source(s, tep, notes, SRC_COUNT, sys, name, none);
+	char event[128];
+
+	if (src != NULL) {
+		src->count_column = column;
+		s->column_available[column] = true;
+		return;
+	}
+	snprintf(event, sizeof(event), "%s:%s", sys, name);
+	note(notes, "no %s in trace: %s is NA", event, base_column_names[column]);
+}
+
 /* Finds the __print_symbolic() entry of field "reason" named refault. */
 static bool symbolic_refault(struct tep_print_arg *arg, unsigned long long *value)
 {
@@ -288,10 +306,7 @@ static void resolve_reclaim_entry(struct event_sources *s, struct tep_handle *te
 {
 	static const char *const none[] = { NULL };
 
-	if (add_source(s, tep, notes, SRC_KSWAPD_WAKE, "vmscan", "mm_vmscan_kswapd_wake", none))
-		s->column_available[COL_KSWAPD_WAKES] = true;
-	else
-		note(notes, "no %s in trace: %s is NA", "vmscan:mm_vmscan_kswapd_wake", "kswapd_wakes");
+	add_counter(s, tep, notes, COL_KSWAPD_WAKES, "vmscan", "mm_vmscan_kswapd_wake");
 	bool begin = add_source(s, tep, notes, SRC_DIRECT_BEGIN, "vmscan",
 				"mm_vmscan_direct_reclaim_begin", none) != NULL;
 	bool end = add_source(s, tep, notes, SRC_DIRECT_END, "vmscan",
@@ -301,25 +316,14 @@ static void resolve_reclaim_entry(struct event_sources *s, struct tep_handle *te
 	if (!(begin && end))
 		note(notes, "no %s in trace: %s", "vmscan:mm_vmscan_direct_reclaim_begin/end",
 		     begin ? "direct_reclaim_ms is NA" : "direct_reclaims, direct_reclaim_ms are NA");
-	if (add_source(s, tep, notes, SRC_THROTTLED, "vmscan", "mm_vmscan_throttled", none))
-		s->column_available[COL_THROTTLED] = true;
-	else
-		note(notes, "no %s in trace: %s is NA", "vmscan:mm_vmscan_throttled", "throttled");
+	add_counter(s, tep, notes, COL_THROTTLED, "vmscan", "mm_vmscan_throttled");
 }
 
 /* Run-time policy switches and the fallbacks among them (lab kernels). */
 static void resolve_switches(struct event_sources *s, struct tep_handle *tep, bool notes)
 {
-	static const char *const none[] = { NULL };
-
-	if (add_source(s, tep, notes, SRC_SWITCH, LAB_SYSTEM, "page_replace_switch", none))
-		s->column_available[COL_SWITCHES] = true;
-	else
-		note(notes, "no %s in trace: %s is NA", LAB_SYSTEM ":page_replace_switch", "switches");
-	if (add_source(s, tep, notes, SRC_FALLBACK, LAB_SYSTEM, "page_replace_fallback", none))
-		s->column_available[COL_FALLBACKS] = true;
-	else
-		note(notes, "no %s in trace: %s is NA", LAB_SYSTEM ":page_replace_fallback", "fallbacks");
+	add_counter(s, tep, notes, COL_SWITCHES, LAB_SYSTEM, "page_replace_switch");
+	add_counter(s, tep, notes, COL_FALLBACKS, LAB_SYSTEM, "page_replace_fallback");
 }
 
 static int build_id_index(struct event_sources *s)

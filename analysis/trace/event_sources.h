@@ -30,8 +30,9 @@ enum base_column {
 enum source_kind {
 	SRC_LRU_ISOLATE, SRC_CANDIDATES, SRC_SHRINK_INACTIVE, SRC_SHRINK_ACTIVE,
 	SRC_ACTIVATE, SRC_REMEMBER, SRC_FORGET, SRC_WRITE_FOLIO,
-	SRC_KSWAPD_WAKE, SRC_DIRECT_BEGIN, SRC_DIRECT_END, SRC_THROTTLED,
-	SRC_POLICY_STATE, SRC_SWITCH, SRC_FALLBACK, SRC_BATCH_COUNTS,
+	SRC_DIRECT_BEGIN, SRC_DIRECT_END,
+	SRC_POLICY_STATE, SRC_BATCH_COUNTS,
+	SRC_COUNT,	/* one in count_column per event: kswapd wakes, throttles, switches, fallbacks */
 	SOURCE_KINDS
 };
 
@@ -44,6 +45,8 @@ struct event_source {
 	struct tep_format_field *field[SOURCE_MAX_FIELDS];
 	/* page_replace_forget: value of reason that means "refault". */
 	unsigned long long refault_reason;
+	/* SRC_COUNT: the column each event adds one to. */
+	enum base_column count_column;
 	/* Policy-state events: one gauge column per numeric field; with a
 	 * "file" field (a state per LRU type), two: FIELD.anon, FIELD.file,
 	 * and the identity fields nid, memcg_id and file are left out. */

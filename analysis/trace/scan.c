@@ -149,21 +149,12 @@ static void account(struct scan_state *st, const struct event_source *src,
 			row[COL_FILE_WRITES] += 1.0;
 		break;
 	}
-	case SRC_KSWAPD_WAKE:
-		row[COL_KSWAPD_WAKES] += 1.0;
-		break;
 	case SRC_DIRECT_BEGIN:
 	case SRC_DIRECT_END:
 		direct_reclaim(st, rec, row, src->kind == SRC_DIRECT_BEGIN);
 		break;
-	case SRC_THROTTLED:
-		row[COL_THROTTLED] += 1.0;
-		break;
-	case SRC_SWITCH:
-		row[COL_SWITCHES] += 1.0;
-		break;
-	case SRC_FALLBACK:
-		row[COL_FALLBACKS] += 1.0;
+	case SRC_COUNT:
+		row[src->count_column] += 1.0;
 		break;
 	case SRC_POLICY_STATE: {
 		int first = src->first_column;

@@ -13,18 +13,7 @@ TRACE=$FIXTURES/trace-page-cache.dat
 RESULT=$FIXTURES/trace-page-cache.result.json
 
 # expect_failure DESCRIPTION RC ARGS...: exit RC, one stderr line, no -o file.
-expect_failure() {
-	local desc=$1 want=$2 rc
-	shift 2
-	rm -f "$TMP/out.csv"
-	set +e
-	"$TPC" -o "$TMP/out.csv" "$@" 2>"$TMP/err"
-	rc=$?
-	set -e
-	tap_is "$rc $(wc -l <"$TMP/err")" "$want 1" "$desc: exit $want, one error line"
-	tap_ok "$desc: no output file, no temporary left" \
-		bash -c "! ls '$TMP'/out.csv* 2>/dev/null | grep -q ."
-}
+expect_failure() { refuses_output "$TPC" "$@"; }
 
 expect_failure "missing file" 1 "$TMP/no-such.dat"
 printf 'this is not a trace\n' >"$TMP/text.dat"

@@ -11,16 +11,9 @@ TRACE=$FIXTURES/trace.dat
 
 # expect_failure DESCRIPTION ARGS...: exit 1, one stderr line, no -o file.
 expect_failure() {
-	local desc=$1 rc
+	local desc=$1
 	shift
-	rm -f "$TMP/out.csv"
-	set +e
-	"$TT" -o "$TMP/out.csv" "$@" 2>"$TMP/err"
-	rc=$?
-	set -e
-	tap_is "$rc $(wc -l <"$TMP/err")" "1 1" "$desc: exit 1, one error line"
-	tap_ok "$desc: no output file, no temporary left" \
-		bash -c "! ls '$TMP'/out.csv* 2>/dev/null | grep -q ."
+	refuses_output "$TT" "$desc" 1 "$@"
 }
 
 expect_failure "missing file" "$TMP/no-such.dat"

@@ -127,32 +127,26 @@ sub opt {
 	return $misses;
 }
 
-sub lru {
-	my ($size) = @_;
+# LRU and FIFO: one queue whose oldest page is evicted; a hit moves the
+# page to the newest end under LRU and leaves it in place under FIFO.
+sub queue {
+	my ($size, $hit_moves) = @_;
 	my $s = set_new();
 	my $misses = 0;
 	for my $p (@refs) {
-		unless (set_has($s, $p)) {
-			$misses++;
-			set_pop_oldest($s) if set_size($s) >= $size;
+		if (set_has($s, $p)) {
+			set_add($s, $p) if $hit_moves;
+			next;
 		}
-		set_add($s, $p);
-	}
-	return $misses;
-}
-
-sub fifo {
-	my ($size) = @_;
-	my $s = set_new();
-	my $misses = 0;
-	for my $p (@refs) {
-		next if set_has($s, $p);
 		$misses++;
 		set_pop_oldest($s) if set_size($s) >= $size;
 		set_add($s, $p);
 	}
 	return $misses;
 }
+
+sub lru { return queue($_[0], 1) }
+sub fifo { return queue($_[0], 0) }
 
 # CLOCK: frames in a ring, one bit each, a loaded page starts unreferenced.
 sub clock {
@@ -255,6 +249,20 @@ sub lirs {
 		set_add($Q, $b);
 		$prune->();
 	};
+	# A resident HIR block just referenced or loaded: LIR if it is in S,
+	# else a HIR block on top of S and at the end of Q.
+	my $place_hir = sub {
+		my ($x) = @_;
+		if (set_has($S, $x)) {
+			set_add($S, $x);
+			set_del($Q, $x);
+			$lir{$x} = 1;
+			$demote_bottom->();
+		} else {
+			set_add($S, $x) if $llirs;
+			set_add($Q, $x);
+		}
+	};
 	for my $x (@refs) {
 		if ($resident{$x} && $lir{$x}) {
 			my $bottom = set_oldest($S) eq $x;
@@ -263,15 +271,7 @@ sub lirs {
 			next;
 		}
 		if ($resident{$x}) {
-			if (set_has($S, $x)) {
-				set_add($S, $x);
-				set_del($Q, $x);
-				$lir{$x} = 1;
-				$demote_bottom->();
-			} else {
-				set_add($S, $x) if $llirs;
-				set_add($Q, $x);
-			}
+			$place_hir->($x);
 			next;
 		}
 		$misses++;
@@ -286,13 +286,8 @@ sub lirs {
 			$lir{$x} = 1;
 			$nlir++;
 			set_add($S, $x);
-		} elsif (set_has($S, $x)) {
-			set_add($S, $x);
-			$lir{$x} = 1;
-			$demote_bottom->();
 		} else {
-			set_add($S, $x) if $llirs;
-			set_add($Q, $x);
+			$place_hir->($x);
 		}
 	}
 	return $misses;

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sorted.h"
 #include "xalloc.h"
 
 static const char *const prefixes[] = {
@@ -102,17 +103,10 @@ static char *fold(char *s)
 
 static int in_ranges(const struct addr_range *r, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t i = sorted_first_after(r, n, sizeof(*r),
+				      offsetof(struct addr_range, hi), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r[mid].hi <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && addr >= r[lo].lo;
+	return i < n && addr >= r[i].lo;
 }
 
 /* "ADDR <sym...>" at the end of S (a branch operand or a comment). */
@@ -246,15 +240,8 @@ void insn_list_free(struct insn_list *l)
 
 const struct insn *insn_at(const struct insn_list *l, uint64_t addr)
 {
-	size_t lo = 0, hi = l->n;
+	size_t i = sorted_first_from(l->v, l->n, sizeof(*l->v),
+				     offsetof(struct insn, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < l->n && l->v[lo].addr == addr ? &l->v[lo] : NULL;
+	return i < l->n && l->v[i].addr == addr ? &l->v[i] : NULL;
 }

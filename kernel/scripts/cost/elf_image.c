@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sorted.h"
 #include "xalloc.h"
 
 #define JUMP_ENTRY_SIZE 16
@@ -337,17 +338,11 @@ void elf_image_close(struct elf_image *img)
 const struct elf_symbol *elf_symbol_at(const struct elf_image *img,
 				       uint64_t addr)
 {
-	size_t lo = 0, hi = img->nsymbols;
+	/* after the last symbol starting at or before addr */
+	size_t lo = sorted_first_after(img->symbols, img->nsymbols,
+				       sizeof(*img->symbols),
+				       offsetof(struct elf_symbol, addr), addr);
 
-	/* the last symbol starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->symbols[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* symbols may nest (an array inside a larger object): look back */
 	for (size_t i = lo; i-- > 0 && lo - i < 64;) {
 		const struct elf_symbol *s = &img->symbols[i];
@@ -395,16 +390,10 @@ int elf_read(const struct elf_image *img, uint64_t addr, void *out, size_t n)
 const struct jump_site *elf_site_at(const struct elf_image *img,
 				    uint64_t addr)
 {
-	size_t lo = 0, hi = img->nsites;
+	size_t i = sorted_first_from(img->sites, img->nsites,
+				     sizeof(*img->sites),
+				     offsetof(struct jump_site, code), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->sites[mid].code < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < img->nsites && img->sites[lo].code == addr ?
-		       &img->sites[lo] : NULL;
+	return i < img->nsites && img->sites[i].code == addr ?
+		       &img->sites[i] : NULL;
 }

@@ -367,6 +367,16 @@ if has_group switch; then
 		# shellcheck disable=SC2086 # one word per switch
 		lab-switch "$logs/switch-schedule.jsonl" $schedule &
 		switcher=$!
+		# The stats file read all along, once a second: a read takes no
+		# lock that a switch waits for, and must never fail meanwhile.
+		(reads=0
+		while kill -0 $switcher 2>/dev/null; do
+			cat /sys/kernel/mm/page_replace/stats >/dev/null || exit 1
+			reads=$((reads + 1))
+			sleep 1
+		done
+		echo $reads) >"$logs/switch-stats-reads" 2>&1 &
+		reader=$!
 		limit=$((duration * 4 + 600))
 		kernel_has CONFIG_KASAN && limit=$((limit * 4))
 		# stress-ng in a subshell of its own: run_test records it there.
@@ -378,6 +388,12 @@ if has_group switch; then
 		run_test switch-workloads plain $limit sh -c "$workload_rounds" - $switcher "$cgdir" $size_mb
 		wait $switcher
 		wait $stressng
+		start=$(now_cs)
+		if wait $reader; then
+			record switch-stats-reads pass "$start" "$(cat "$logs/switch-stats-reads") reads during the switches"
+		else
+			record switch-stats-reads fail "$start" "a read of the stats file failed: $(tail -n 1 "$logs/switch-stats-reads")"
+		fi
 		start=$(now_cs)
 		done_ok=$(grep -c '"ok":true' "$logs/switch-schedule.jsonl")
 		switched=$(($(stat_of switches) - switches0))

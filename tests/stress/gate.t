@@ -84,7 +84,7 @@ if ((${#lab_policies[@]})); then
 	LAB_RESULTS=$tmp/res-switch run_gate switch "$tmp/switch.md" lru --groups switch
 	check "switch group: gate exit 0" test "$rc" = 0
 	f=$(find "$tmp/res-switch" -path "*-lru-stress-r1-*/stress.json" 2>/dev/null | head -n1)
-	for t in switch-stress-ng-vm switch-workloads switch-sysfs switch-no-fallback switch-lru-check; do
+	for t in switch-stress-ng-vm switch-workloads switch-sysfs switch-stats-reads switch-no-fallback switch-lru-check; do
 		check "switch group: $t passed ($(jq -r --arg t "$t" '[.tests[] | select(.name == $t)][0].detail' "$f" 2>/dev/null))" \
 			test "$(jq -r --arg t "$t" '[.tests[] | select(.name == $t)][0].result' "$f" 2>/dev/null)" = pass
 	done

@@ -5,7 +5,6 @@
  * pass left (zero on the first pass) and writes this pass's stamp, so a page
  * lost or corrupted by swap is caught (exit 3) rather than timed.
  */
-#include "args.h"
 #include "driver.h"
 #include "err.h"
 #include "resident.h"
@@ -20,20 +19,10 @@ struct cyclic_anon {
 	uint64_t passes;
 };
 
-static const struct option options[] = {
-	{ "passes", required_argument, NULL, 'p' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_positive("passes", struct cyclic_anon, passes),
+	{ 0 },
 };
-
-static int option(struct wl *w, int c, const char *arg)
-{
-	struct cyclic_anon *ca = w->priv;
-
-	if (c != 'p')
-		return 0;
-	ca->passes = arg_positive("--passes", arg);
-	return 1;
-}
 
 static void prepare(struct wl *w)
 {
@@ -112,7 +101,6 @@ static const struct wl_spec spec = {
 		 "the whole region.\n",
 	.flags = WL_SIZE | WL_RESIDENT | WL_PROCS,
 	.options = options,
-	.option = option,
 	.prepare = prepare,
 	.run = run,
 	.report = report,

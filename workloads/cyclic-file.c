@@ -4,7 +4,6 @@
  * every pass, with pread or through a shared read-only mapping, and checks
  * every page's stamp on every read.
  */
-#include "args.h"
 #include "driver.h"
 #include "err.h"
 #include "resident.h"
@@ -29,27 +28,11 @@ struct cyclic_file {
 	int fd;
 };
 
-static const struct option options[] = {
-	{ "passes", required_argument, NULL, 'p' },
-	{ "mode", required_argument, NULL, 'm' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_positive("passes", struct cyclic_file, passes),
+	wl_opt_choice("mode", struct cyclic_file, mode, WL_CHOICES("read", "mmap")),
+	{ 0 },
 };
-
-static int option(struct wl *w, int c, const char *arg)
-{
-	struct cyclic_file *cf = w->priv;
-
-	switch (c) {
-	case 'p':
-		cf->passes = arg_positive("--passes", arg);
-		return 1;
-	case 'm':
-		cf->mode = (enum mode)arg_choice("--mode", arg, (const char *const[]){ "read", "mmap", NULL });
-		return 1;
-	default:
-		return 0;
-	}
-}
 
 static void prepare(struct wl *w)
 {
@@ -157,7 +140,6 @@ static const struct wl_spec spec = {
 		 "(about SIZE / N contiguous pages).\n",
 	.flags = WL_SIZE | WL_FILES | WL_RESIDENT | WL_PROCS,
 	.options = options,
-	.option = option,
 	.prepare = prepare,
 	.setup = setup,
 	.open = open_data,

@@ -14,7 +14,6 @@
  * every file's match count to the count the host's ripgrep found in it: a
  * lost, stale or damaged page changes a count and fails the run (exit 3).
  */
-#include "args.h"
 #include "clock.h"
 #include "datafile.h"
 #include "driver.h"
@@ -49,31 +48,12 @@ struct file_search {
 	double slowest_pass_s;
 };
 
-static const struct option options[] = {
-	{ "sources", required_argument, NULL, 'S' },
-	{ "passes", required_argument, NULL, 'p' },
-	{ "rg", required_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_string("sources", struct file_search, sources),
+	wl_opt_positive("passes", struct file_search, passes),
+	wl_opt_program("rg", struct file_search, rg, "the ripgrep program to run"),
+	{ 0 },
 };
-
-static int option(struct wl *w, int c, const char *arg)
-{
-	struct file_search *fs = w->priv;
-
-	switch (c) {
-	case 'S':
-		fs->sources = arg;
-		return 1;
-	case 'p':
-		fs->passes = arg_positive("--passes", arg);
-		return 1;
-	case 'r':
-		fs->rg = arg_program("--rg", arg, "the ripgrep program to run");
-		return 1;
-	default:
-		return 0;
-	}
-}
 
 static void prepare(struct wl *w)
 {
@@ -286,7 +266,6 @@ static const struct wl_spec spec = {
 	.flags = WL_SIZE | WL_FILES,
 	.min_pages = 1,
 	.options = options,
-	.option = option,
 	.prepare = prepare,
 	.setup = setup,
 	.open = open_tree,

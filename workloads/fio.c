@@ -49,47 +49,28 @@ struct fio_wl {
 	char *random_path, *stream_path;
 };
 
-static const struct option options[] = {
-	{ "mode", required_argument, NULL, 'm' },
-	{ "theta", required_argument, NULL, 't' },
-	{ "ops", required_argument, NULL, 'o' },
-	{ "stream-passes", required_argument, NULL, 'p' },
-	{ "stream-size", required_argument, NULL, 's' },
-	{ "fio", required_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_choice("mode", struct fio_wl, mode, WL_CHOICES("randread", "randwrite")),
+	wl_opt_own("theta", 't'),
+	wl_opt_positive("ops", struct fio_wl, ops),
+	wl_opt_u64("stream-passes", struct fio_wl, stream_passes),
+	wl_opt_string("stream-size", struct fio_wl, stream_size_arg),
+	wl_opt_program("fio", struct fio_wl, fio, "the fio program to run"),
+	{ 0 },
 };
 
+/* --theta: zipf's theta, kept as given for fio's command line. */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct fio_wl *f = w->priv;
 	double theta;
 
-	switch (c) {
-	case 'm':
-		f->mode = (enum mode)arg_choice("--mode", arg,
-						(const char *const[]){ "randread", "randwrite", NULL });
-		return 1;
-	case 't':
-		if (parse_double(arg, &theta) || theta <= 0 || theta > 100 || theta == 1)
-			die(EXIT_LAB_USAGE, "bad --theta value '%s': a number above 0, not 1, up to 100",
-			    arg);
-		f->theta = arg;
-		return 1;
-	case 'o':
-		f->ops = arg_positive("--ops", arg);
-		return 1;
-	case 'p':
-		f->stream_passes = arg_u64("--stream-passes", arg);
-		return 1;
-	case 's':
-		f->stream_size_arg = arg;
-		return 1;
-	case 'f':
-		f->fio = arg_program("--fio", arg, "the fio program to run");
-		return 1;
-	default:
+	if (c != 't')
 		return 0;
-	}
+	if (parse_double(arg, &theta) || theta <= 0 || theta > 100 || theta == 1)
+		die(EXIT_LAB_USAGE, "bad --theta value '%s': a number above 0, not 1, up to 100", arg);
+	f->theta = arg;
+	return 1;
 }
 
 static void prepare(struct wl *w)

@@ -61,14 +61,16 @@ static void kill_server(void)
 	server_pid = 0;
 }
 
-static const struct option options[] = {
-	{ "value-size", required_argument, NULL, 'v' },
-	{ "ops", required_argument, NULL, 'o' },
-	{ "distribution", required_argument, NULL, 'd' },
-	{ "redis", required_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_own("value-size", 'v'),
+	wl_opt_positive("ops", struct kv_cache, ops),
+	wl_opt_own("distribution", 'd'),
+	wl_opt_program("redis", struct kv_cache, redis, "the redis-server program to run"),
+	{ 0 },
 };
 
+/* --value-size (a multiple of 8 that fits the buffers) and --distribution
+ * (its names are not enum ycsb_dist's order). */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct kv_cache *kv = w->priv;
@@ -80,17 +82,11 @@ static int option(struct wl *w, int c, const char *arg)
 			die(EXIT_LAB_USAGE, "bad --value-size value '%s': a multiple of 8, up to %u",
 			    arg, VALUE_MAX);
 		return 1;
-	case 'o':
-		kv->ops = arg_positive("--ops", arg);
-		return 1;
 	case 'd':
 		kv->dist = arg_choice("--distribution", arg,
 				      (const char *const[]){ "zipfian", "uniform", NULL }) ?
 				   YCSB_UNIFORM :
 				   YCSB_ZIPFIAN;
-		return 1;
-	case 'r':
-		kv->redis = arg_program("--redis", arg, "the redis-server program to run");
 		return 1;
 	default:
 		return 0;

@@ -10,7 +10,6 @@
  * in the paper), keys K = 2 R, keys_per_index_page = ceil(K / I); key k
  * lives in index page k / keys_per_index_page and record page k / 2.
  */
-#include "args.h"
 #include "driver.h"
 #include "err.h"
 #include "prng.h"
@@ -48,31 +47,12 @@ struct mdb {
 	unsigned char *buf;
 };
 
-static const struct option options[] = {
-	{ "ops", required_argument, NULL, 'o' },
-	{ "mode", required_argument, NULL, 'm' },
-	{ "mlock-index", no_argument, NULL, 'l' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_positive("ops", struct mdb, ops),
+	wl_opt_choice("mode", struct mdb, mode, WL_CHOICES("pread", "mmap")),
+	wl_opt_flag("mlock-index", struct mdb, mlock_index),
+	{ 0 },
 };
-
-static int option(struct wl *w, int c, const char *arg)
-{
-	struct mdb *db = w->priv;
-
-	switch (c) {
-	case 'o':
-		db->ops = arg_positive("--ops", arg);
-		return 1;
-	case 'm':
-		db->mode = (enum mode)arg_choice("--mode", arg, (const char *const[]){ "pread", "mmap", NULL });
-		return 1;
-	case 'l':
-		db->mlock_index = 1;
-		return 1;
-	default:
-		return 0;
-	}
-}
 
 static void prepare(struct wl *w)
 {
@@ -222,7 +202,6 @@ static const struct wl_spec spec = {
 	.flags = WL_SIZE | WL_FILES | WL_RESIDENT | WL_PROCS,
 	.min_pages = RECORDS_PER_INDEX_PAGE + 1,
 	.options = options,
-	.option = option,
 	.prepare = prepare,
 	.setup = setup,
 	.open = open_data,

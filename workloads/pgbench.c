@@ -60,14 +60,15 @@ struct pgb {
 
 static pid_t server_pid;
 
-static const struct option options[] = {
-	{ "clients", required_argument, NULL, 'c' },
-	{ "transactions", required_argument, NULL, 't' },
-	{ "shared-buffers", required_argument, NULL, 'b' },
-	{ "bin", required_argument, NULL, 'B' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_own("clients", 'c'),
+	wl_opt_positive("transactions", struct pgb, transactions),
+	wl_opt_own("shared-buffers", 'b'),
+	wl_opt_string("bin", struct pgb, bin),
+	{ 0 },
 };
 
+/* --clients (at most 64) and --shared-buffers (N MB, as PostgreSQL takes it). */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct pgb *p = w->priv;
@@ -78,17 +79,11 @@ static int option(struct wl *w, int c, const char *arg)
 		if (p->clients > 64)
 			die(EXIT_LAB_USAGE, "bad --clients value '%s': 1 to 64", arg);
 		return 1;
-	case 't':
-		p->transactions = arg_positive("--transactions", arg);
-		return 1;
 	case 'b':
 		if (strspn(arg, "0123456789") == 0 || strspn(arg, "0123456789") + 2 != strlen(arg) ||
 		    strcmp(arg + strspn(arg, "0123456789"), "MB"))
 			die(EXIT_LAB_USAGE, "bad --shared-buffers value '%s': N MB, e.g. 16MB", arg);
 		p->shared_buffers = arg;
-		return 1;
-	case 'B':
-		p->bin = arg;
 		return 1;
 	default:
 		return 0;

@@ -44,7 +44,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		WEBGEN_LONGOPTS,
+		WEBGEN_LONGOPTS
 		{ "out", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "emit-refs", required_argument, NULL, 'r' },

@@ -50,33 +50,23 @@ struct webtrace {
 	double max_lag_s;
 };
 
-static const struct option options[] = {
-	WEBGEN_LONGOPTS,
-	{ "spc", required_argument, NULL, 'f' },
-	{ "max-size", required_argument, NULL, 'M' },
-	{ "timed", no_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 },
+/* The generator's options are webgen_option's to parse. */
+#define WEBGEN_OWN(name, val) wl_opt_own(name, val),
+
+static const struct wl_option options[] = {
+	WEBGEN_OPTIONS(WEBGEN_OWN)
+	wl_opt_string("spc", struct webtrace, spc_path),
+	wl_opt_string("max-size", struct webtrace, max_arg),
+	wl_opt_flag("timed", struct webtrace, timed),
+	{ 0 },
 };
 
+/* One of the generator's options (WEBGEN_OPTIONS). */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct webtrace *wt = w->priv;
 
-	if (webgen_option(c, arg, &wt->gen, &wt->footprint_arg))
-		return 1;
-	switch (c) {
-	case 'f':
-		wt->spc_path = arg;
-		return 1;
-	case 'M':
-		wt->max_arg = arg;
-		return 1;
-	case 't':
-		wt->timed = 1;
-		return 1;
-	default:
-		return 0;
-	}
+	return webgen_option(c, arg, &wt->gen, &wt->footprint_arg);
 }
 
 static uint64_t wrap(const struct webtrace *wt, uint64_t page)

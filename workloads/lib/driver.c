@@ -32,6 +32,9 @@ enum {
 	OPT_PROCS,
 };
 
+/* getopt's val for entry i of the workload's table (WL_OPT_OWN: its own val) */
+#define OPT_TABLE 0x3000
+
 static const struct option common_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "phase", required_argument, NULL, OPT_PHASE },
@@ -97,6 +100,19 @@ static void usage(const struct wl_spec *s)
 	printf("\nExit: 0 ok, 1 runtime error, 2 bad arguments, 3 verification failed.\n");
 }
 
+/* getopt_long's entry for entry i of the workload's option table. */
+static struct option getopt_entry(const struct wl_option *wo, size_t i)
+{
+	struct option o = { wo->name, required_argument, NULL, OPT_TABLE + (int)i };
+
+	if (wo->type == WL_OPT_FLAG)
+		o.has_arg = no_argument;
+	if (wo->type == WL_OPT_OWN)
+		o.val = wo->val;
+	return o;
+}
+
+/* The workload's options, then the common ones its flags ask for. */
 static struct option *all_options(const struct wl_spec *s)
 {
 	size_t own = 0, n = 0;
@@ -108,7 +124,7 @@ static struct option *all_options(const struct wl_spec *s)
 	if (!o)
 		die(EXIT_LAB_RUNTIME, "out of memory");
 	for (size_t i = 0; i < own; i++)
-		o[n++] = s->options[i];
+		o[n++] = getopt_entry(&s->options[i], i);
 	for (size_t i = 0; i < COUNT(common_options); i++)
 		o[n++] = common_options[i];
 	if (s->flags & WL_SIZE)
@@ -149,6 +165,53 @@ static unsigned arg_procs(const char *arg)
 	if (n > PROCS_MAX)
 		die(EXIT_LAB_USAGE, "bad --procs value '%s': at most %d", arg, PROCS_MAX);
 	return (unsigned)n;
+}
+
+/* Parse arg into the field of w->priv that the typed option o names. */
+static void set_option(struct wl *w, const struct wl_option *o, const char *arg)
+{
+	char *field = (char *)w->priv + o->offset;
+	char opt[64];
+	int choice;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->type) {
+	case WL_OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	case WL_OPT_STRING:
+		*(const char **)field = arg;
+		break;
+	case WL_OPT_U64:
+		*(uint64_t *)field = arg_u64(opt, arg);
+		break;
+	case WL_OPT_POSITIVE:
+		*(uint64_t *)field = arg_positive(opt, arg);
+		break;
+	case WL_OPT_PROGRAM:
+		*(const char **)field = arg_program(opt, arg, o->what);
+		break;
+	case WL_OPT_CHOICE:
+		/* an int or an enum field, int-sized either way (WL_INT_FIELD) */
+		choice = arg_choice(opt, arg, o->names);
+		memcpy(field, &choice, sizeof(choice));
+		break;
+	case WL_OPT_OWN:
+		break; /* getopt returns its own val, never OPT_TABLE + i */
+	}
+}
+
+/* One of the workload's options, c being getopt's val: 1 when it was one
+ * (parsed by its table entry, or by spec->option), 0 otherwise. */
+static int workload_option(struct wl *w, int c, const char *arg)
+{
+	const struct wl_spec *s = w->spec;
+
+	if (c >= OPT_TABLE) {
+		set_option(w, &s->options[c - OPT_TABLE], arg);
+		return 1;
+	}
+	return s->option && s->option(w, c, arg);
 }
 
 static void parse(struct wl *w, int argc, char **argv)
@@ -201,7 +264,7 @@ static void parse(struct wl *w, int argc, char **argv)
 			usage(s);
 			exit(0);
 		default:
-			if (!s->option || !s->option(w, c, optarg))
+			if (!workload_option(w, c, optarg))
 				arg_getopt_failed(c, argv, optind);
 		}
 	}

@@ -6,9 +6,8 @@
  *   1. parses the common options (--seed, --phase, --dir, --emit-refs,
  *      --check-only, --help, and with the flags below --size,
  *      --no-drop-caches, --readahead, --resident-samples, --procs) and
- *      passes the
- *      workload's own to
- *      spec->option;
+ *      the workload's own (spec->options): into the fields of its priv
+ *      struct their entries name, or through spec->option (WL_OPT_OWN);
  *   2. calls spec->prepare (validate, lay out, parse the input files, add
  *      the describing RESULT fields; it reads what it must and creates,
  *      opens for writing or requires nothing: --check-only ends here,
@@ -37,7 +36,6 @@
 #include "resident.h"
 #include "result.h"
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +49,56 @@ enum wl_flags {
 struct wl;
 struct proc_slot;
 
+/*
+ * A workload's own option, parsed by the driver into a field of its priv
+ * struct (the wl_opt_* macros below write the entries and check the
+ * field's type), or handed to spec->option (WL_OPT_OWN). Bad values exit
+ * 2 with the parser's message, "bad --NAME value 'X': ...".
+ */
+enum wl_opt_type {
+	WL_OPT_OWN,      /* spec->option(w, val, arg) parses it; takes a value */
+	WL_OPT_FLAG,     /* no value: the int field becomes 1 */
+	WL_OPT_STRING,   /* the value as given, into a const char * field */
+	WL_OPT_U64,      /* a number (arg_u64), into a uint64_t field */
+	WL_OPT_POSITIVE, /* a number of at least 1 (arg_positive), into a uint64_t */
+	WL_OPT_PROGRAM,  /* a program to run (arg_program), into a const char * */
+	WL_OPT_CHOICE,   /* the value's index in names (arg_choice), into an int or an enum */
+};
+
+struct wl_option {
+	const char *name;  /* the long option without its "--" */
+	enum wl_opt_type type;
+	size_t offset;     /* of its field in the workload's priv struct */
+	const char *what;  /* WL_OPT_PROGRAM: what the program is, for the error */
+	const char *const *names; /* WL_OPT_CHOICE: the values, NULL-terminated */
+	int val;           /* WL_OPT_OWN: spec->option's c, below 0x2000 */
+};
+
+/* offsetof(type, field), and a compile error unless the field is a ftype. */
+#define WL_FIELD(type, field, ftype) _Generic(((type *)0)->field, ftype: offsetof(type, field))
+/* The same for an int or an enum field (an enum is compatible with int or
+ * unsigned int, so int-sized either way). */
+#define WL_INT_FIELD(type, field) \
+	_Generic(((type *)0)->field, int: offsetof(type, field), unsigned: offsetof(type, field))
+
+/* The entries of a struct wl_option table, by type. */
+#define wl_opt_flag(name, type, field) \
+	{ name, WL_OPT_FLAG, WL_FIELD(type, field, int), NULL, NULL, 0 }
+#define wl_opt_string(name, type, field) \
+	{ name, WL_OPT_STRING, WL_FIELD(type, field, const char *), NULL, NULL, 0 }
+#define wl_opt_u64(name, type, field) \
+	{ name, WL_OPT_U64, WL_FIELD(type, field, uint64_t), NULL, NULL, 0 }
+#define wl_opt_positive(name, type, field) \
+	{ name, WL_OPT_POSITIVE, WL_FIELD(type, field, uint64_t), NULL, NULL, 0 }
+#define wl_opt_program(name, type, field, what) \
+	{ name, WL_OPT_PROGRAM, WL_FIELD(type, field, const char *), what, NULL, 0 }
+#define wl_opt_choice(name, type, field, names) \
+	{ name, WL_OPT_CHOICE, WL_INT_FIELD(type, field), NULL, names, 0 }
+#define wl_opt_own(name, val) { name, WL_OPT_OWN, 0, NULL, NULL, val }
+
+/* The values of a WL_OPT_CHOICE option, for wl_opt_choice's names. */
+#define WL_CHOICES(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 struct wl_spec {
 	const char *name;
 	const char *about;   /* what it does, printed after the Usage line */
@@ -61,9 +109,10 @@ struct wl_spec {
 	const char *notes;   /* optional paragraph after the options */
 	unsigned flags;
 	uint64_t min_pages; /* WL_SIZE: the smallest size, in 4 KiB pages (>= 1) */
-	/* The workload's own long options (vals below 0x2000), NULL-terminated. */
-	const struct option *options;
-	/* Handle one of them: 1 if c was its, 0 otherwise. Bad values: die(2). */
+	/* The workload's own options (below), ending with { 0 }. */
+	const struct wl_option *options;
+	/* Parse one of its WL_OPT_OWN options, c being the entry's val: 1 if
+	 * c was its, 0 otherwise. Bad values: die(2). */
 	int (*option)(struct wl *w, int c, const char *arg);
 	void (*prepare)(struct wl *w);
 	void (*setup)(struct wl *w);  /* NULL: nothing to set up */

@@ -15,13 +15,19 @@ enum {
 	WEBGEN_OPT_RATE,
 };
 
-#define WEBGEN_LONGOPTS                                                       \
-	{ "footprint", required_argument, NULL, WEBGEN_OPT_FOOTPRINT },       \
-	{ "size", required_argument, NULL, WEBGEN_OPT_FOOTPRINT },            \
-	{ "requests", required_argument, NULL, WEBGEN_OPT_REQUESTS },         \
-	{ "asus", required_argument, NULL, WEBGEN_OPT_ASUS },                 \
-	{ "alpha", required_argument, NULL, WEBGEN_OPT_ALPHA },               \
-	{ "rate", required_argument, NULL, WEBGEN_OPT_RATE }
+/* The generator's options as OPT(name, val), all taking a value: the one
+ * list behind webtrace-gen's getopt table and webtrace's driver table. */
+#define WEBGEN_OPTIONS(OPT)                        \
+	OPT("footprint", WEBGEN_OPT_FOOTPRINT)     \
+	OPT("size", WEBGEN_OPT_FOOTPRINT)          \
+	OPT("requests", WEBGEN_OPT_REQUESTS)       \
+	OPT("asus", WEBGEN_OPT_ASUS)               \
+	OPT("alpha", WEBGEN_OPT_ALPHA)             \
+	OPT("rate", WEBGEN_OPT_RATE)
+
+/* Their getopt_long entries, each with its comma. */
+#define WEBGEN_GETOPT(name, val) { name, required_argument, NULL, val },
+#define WEBGEN_LONGOPTS WEBGEN_OPTIONS(WEBGEN_GETOPT)
 
 /* Help lines: plain text, printed with "%s" (not a printf format). */
 #define WEBGEN_HELP                                                           \

@@ -285,17 +285,18 @@ static void state_read(struct ycsb *y)
 
 /* --- options and phases --------------------------------------------------- */
 
-static const struct option options[] = {
-	{ "workload", required_argument, NULL, 'w' },
-	{ "ops", required_argument, NULL, 'o' },
-	{ "distribution", required_argument, NULL, 'D' },
-	{ "cache", required_argument, NULL, 'c' },
-	{ "scan-threads", required_argument, NULL, 'T' },
-	{ NULL, 0, NULL, 0 },
+static const struct wl_option options[] = {
+	wl_opt_own("workload", 'w'),
+	wl_opt_positive("ops", struct ycsb, ops),
+	wl_opt_choice("distribution", struct ycsb, dist, dist_names),
+	wl_opt_string("cache", struct ycsb, cache_arg),
+	wl_opt_own("scan-threads", 'T'),
+	{ 0 },
 };
 
 #define MAX_SCAN_THREADS 16
 
+/* --workload (a mix or a sequence of them) and --scan-threads (1 to 16). */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct ycsb *y = w->priv;
@@ -310,15 +311,6 @@ static int option(struct wl *w, int c, const char *arg)
 			if (strchr(c + 1, *c))
 				die(EXIT_LAB_USAGE, "bad --workload value '%s': mix %c twice", arg, *c);
 		strcpy(y->mixes, arg);
-		return 1;
-	case 'o':
-		y->ops = arg_positive("--ops", arg);
-		return 1;
-	case 'D':
-		y->dist = arg_choice("--distribution", arg, dist_names);
-		return 1;
-	case 'c':
-		y->cache_arg = arg;
 		return 1;
 	case 'T':
 		y->scan_threads = (unsigned)arg_positive("--scan-threads", arg);

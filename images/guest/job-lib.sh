@@ -1,7 +1,13 @@
 # shellcheck shell=sh
 # Helpers of the guest's job scripts (busybox sh), in a file of their own
 # so that the host's tests can source and check them (tests/stress/
-# job-lib.t). Sourced by stress-job.sh.
+# job-lib.t). Sourced by init and stress-job.sh.
+
+# The framework's files: the policy (sysfs) and its counters (debugfs, a
+# debugging aid and not an ABI, so not in sysfs). Absent on vanilla kernels.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+PAGE_REPLACE_POLICY=/sys/kernel/mm/page_replace/policy
+PAGE_REPLACE_STATS=/sys/kernel/debug/page_replace/stats
 
 # uptime_cs FILE: centiseconds from a /proc/uptime line ("SECONDS.CC ..."),
 # by arithmetic on the two parts of its first field. Deleting the dot

@@ -183,7 +183,7 @@ fi
 # several pages. A policy that counts no history is skipped.
 # shellcheck disable=SC2016
 history_forget='
-	stats=/sys/kernel/mm/page_replace/stats
+	stats=$PAGE_REPLACE_STATS
 	[ -r $stats ] || { echo "no $stats: this kernel has no page replacement policies"; exit 4; }
 	hist() { awk "\$1 ~ /^cart_b[12]_file\$/ { s += \$2; n++ } END { print n ? s : -1 }" $stats; }
 	counter() { awk -v k="$1" "\$1 == k { print \$2 }" $stats; }
@@ -322,9 +322,9 @@ fi
 # lists must still match their counters (lab-lrucheck): a switch that
 # loses or leaks a folio leaves them apart.
 if has_group switch; then
-	pf=/sys/kernel/mm/page_replace/policy
+	pf=$PAGE_REPLACE_POLICY
 	start=$(now_cs)
-	if ! grep -q '^switches ' /sys/kernel/mm/page_replace/stats 2>/dev/null; then
+	if ! grep -q '^switches ' $PAGE_REPLACE_STATS 2>/dev/null; then
 		record switch-setup skip "$start" "this kernel cannot switch its policy at run time"
 	elif grep -q '\[mglru\]' $pf; then
 		record switch-setup skip "$start" "mglru runs, and a switch to or from it is refused"
@@ -342,7 +342,7 @@ if has_group switch; then
 		schedule=$(echo "$policies" | awk -v boot="$boot_policy" -v every=$every -v n=$nr_switches '
 			{ p[NR - 1] = $0; if ($0 == boot) b = NR - 1 }
 			END { for (k = 1; k <= n; k++) printf " %d:%s", k * every, p[(b + k) % NR] }')
-		stat_of() { sed -n "s/^$1 //p" /sys/kernel/mm/page_replace/stats; }
+		stat_of() { sed -n "s/^$1 //p" $PAGE_REPLACE_STATS; }
 		fallbacks0=$(stat_of fallbacks)
 		fallbacks0=${fallbacks0:-0}
 		switches0=$(stat_of switches)
@@ -371,7 +371,7 @@ if has_group switch; then
 		# lock that a switch waits for, and must never fail meanwhile.
 		(reads=0
 		while kill -0 $switcher 2>/dev/null; do
-			cat /sys/kernel/mm/page_replace/stats >/dev/null || exit 1
+			cat $PAGE_REPLACE_STATS >/dev/null || exit 1
 			reads=$((reads + 1))
 			sleep 1
 		done
@@ -587,9 +587,9 @@ if has_group smp; then
 		# on a kernel that can switch, a switch every few seconds
 		# meanwhile.
 		size_mb=$((mem_total_mb * 5 / 4))
-		pf=/sys/kernel/mm/page_replace/policy
+		pf=$PAGE_REPLACE_POLICY
 		switcher=
-		if grep -q '^switches ' /sys/kernel/mm/page_replace/stats 2>/dev/null && ! grep -q '\[mglru\]' $pf; then
+		if grep -q '^switches ' $PAGE_REPLACE_STATS 2>/dev/null && ! grep -q '\[mglru\]' $pf; then
 			boot_policy=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' $pf)
 			schedule=$(tr -d '[]' <$pf | tr ' ' '\n' | grep -vx -e mglru -e '' -e "$boot_policy" |
 				awk '{ printf " %d:%s", NR * 3, $0 }')

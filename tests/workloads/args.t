@@ -63,6 +63,36 @@ bad_args mdb-bench "0 ops" --ops 0 --size 4M --dir "$DIR"
 bad_args mdb-bench "a size below 101 pages" --size 400K --dir "$DIR"
 bad_args mdb-bench "an --emit-refs in a missing directory" --size 4M --ops 10 --dir "$DIR" --no-drop-caches --emit-refs "$DIR/missing/r"
 
+# The workloads' own options come from a table the driver parses (struct
+# wl_option, lib/driver.h): each kind of entry refuses a bad value with its
+# parser's message (lib/args.c), word for word; an option with a check of
+# its own (wl_opt_own) still gets the workload's.
+# bad_msg NAME MESSAGE ARGS...: exit 2 and stderr exactly "NAME: MESSAGE".
+bad_msg() {
+	local name=$1 msg=$2
+	shift 2
+	expect_exit 2 "$name $*: exits 2" "$BIN/$name" "$@"
+	is "$ERR" "$name: $msg" "$name $*: says so"
+}
+bad_msg fio "bad --ops value '0': must be at least 1" --ops 0
+bad_msg fio "bad --stream-passes value 'x': expected a non-negative integer" --stream-passes x
+bad_msg fio "bad --mode value 'read': expected randread or randwrite" --mode read
+bad_msg fio "bad --theta value '1': a number above 0, not 1, up to 100" --theta 1
+bad_msg kv-cache "bad --redis value '': the redis-server program to run" --redis ''
+bad_msg kv-cache "bad --distribution value 'latest': expected zipfian or uniform" --distribution latest
+bad_msg file-search "option '--sources' needs a value (see --help)" --sources
+bad_msg mdb-bench "unknown option '--mlock-index=1' (see --help)" --mlock-index=1
+bad_msg pgbench "bad --clients value '65': 1 to 64" --clients 65
+bad_msg ycsb-sqlite "bad --distribution value 'zipf': expected uniform, zipfian or latest" --distribution zipf
+bad_msg ycsb-sqlite "bad --scan-threads value '17': 1 to 16" --scan-threads 17
+# ... and a good value reaches the workload's field: strings, flags and
+# choices in the RESULT line of a setup.
+expect_exit 0 "mdb-bench: a setup with --mode, --mlock-index and --ops" \
+	"$BIN/mdb-bench" --phase setup --size 1M --dir "$DIR" --mode mmap --mlock-index --ops 7
+is "$(result_field 'mode + " " + (.mlock_index | tostring) + " " + (.ops | tostring)')" \
+	"mmap true 7" "mdb-bench: --mode, --mlock-index and --ops reach RESULT"
+rm -f "$DIR"/mdb-*
+
 leftovers=$(find "$DIR" -mindepth 1 | head -5)
 if [[ -z $leftovers ]]; then
 	ok "rejected invocations left no files behind"

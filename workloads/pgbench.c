@@ -61,33 +61,26 @@ struct pgb {
 static pid_t server_pid;
 
 static const struct wl_option options[] = {
-	wl_opt_own("clients", 'c'),
+	wl_opt_range("clients", struct pgb, clients, 64),
 	wl_opt_positive("transactions", struct pgb, transactions),
 	wl_opt_own("shared-buffers", 'b'),
 	wl_opt_string("bin", struct pgb, bin),
 	{ 0 },
 };
 
-/* --clients (at most 64) and --shared-buffers (N MB, as PostgreSQL takes it). */
+/* --shared-buffers: N MB, as PostgreSQL takes it. */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct pgb *p = w->priv;
+	size_t digits;
 
-	switch (c) {
-	case 'c':
-		p->clients = arg_positive("--clients", arg);
-		if (p->clients > 64)
-			die(EXIT_LAB_USAGE, "bad --clients value '%s': 1 to 64", arg);
-		return 1;
-	case 'b':
-		if (strspn(arg, "0123456789") == 0 || strspn(arg, "0123456789") + 2 != strlen(arg) ||
-		    strcmp(arg + strspn(arg, "0123456789"), "MB"))
-			die(EXIT_LAB_USAGE, "bad --shared-buffers value '%s': N MB, e.g. 16MB", arg);
-		p->shared_buffers = arg;
-		return 1;
-	default:
+	if (c != 'b')
 		return 0;
-	}
+	digits = strspn(arg, "0123456789");
+	if (digits == 0 || digits + 2 != strlen(arg) || strcmp(arg + digits, "MB"))
+		die(EXIT_LAB_USAGE, "bad --shared-buffers value '%s': N MB, e.g. 16MB", arg);
+	p->shared_buffers = arg;
+	return 1;
 }
 
 static char *bin_path(const struct pgb *p, const char *prog)

@@ -187,6 +187,9 @@ static void set_option(struct wl *w, const struct wl_option *o, const char *arg)
 		break;
 	case WL_OPT_POSITIVE:
 		*(uint64_t *)field = arg_positive(opt, arg);
+		if (o->max && *(uint64_t *)field > o->max)
+			die(EXIT_LAB_USAGE, "bad %s value '%s': 1 to %llu", opt, arg,
+			    (unsigned long long)o->max);
 		break;
 	case WL_OPT_PROGRAM:
 		*(const char **)field = arg_program(opt, arg, o->what);

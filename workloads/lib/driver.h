@@ -60,7 +60,8 @@ enum wl_opt_type {
 	WL_OPT_FLAG,     /* no value: the int field becomes 1 */
 	WL_OPT_STRING,   /* the value as given, into a const char * field */
 	WL_OPT_U64,      /* a number (arg_u64), into a uint64_t field */
-	WL_OPT_POSITIVE, /* a number of at least 1 (arg_positive), into a uint64_t */
+	WL_OPT_POSITIVE, /* a number of at least 1 (arg_positive), and at most max
+			  * when max is set, into a uint64_t */
 	WL_OPT_PROGRAM,  /* a program to run (arg_program), into a const char * */
 	WL_OPT_CHOICE,   /* the value's index in names (arg_choice), into an int or an enum */
 };
@@ -72,6 +73,7 @@ struct wl_option {
 	const char *what;  /* WL_OPT_PROGRAM: what the program is, for the error */
 	const char *const *names; /* WL_OPT_CHOICE: the values, NULL-terminated */
 	int val;           /* WL_OPT_OWN: spec->option's c, below 0x2000 */
+	uint64_t max;      /* WL_OPT_POSITIVE: the largest value; 0: no limit */
 };
 
 /* offsetof(type, field), and a compile error unless the field is a ftype. */
@@ -81,20 +83,28 @@ struct wl_option {
 #define WL_INT_FIELD(type, field) \
 	_Generic(((type *)0)->field, int: offsetof(type, field), unsigned: offsetof(type, field))
 
-/* The entries of a struct wl_option table, by type. */
-#define wl_opt_flag(name, type, field) \
-	{ name, WL_OPT_FLAG, WL_FIELD(type, field, int), NULL, NULL, 0 }
-#define wl_opt_string(name, type, field) \
-	{ name, WL_OPT_STRING, WL_FIELD(type, field, const char *), NULL, NULL, 0 }
-#define wl_opt_u64(name, type, field) \
-	{ name, WL_OPT_U64, WL_FIELD(type, field, uint64_t), NULL, NULL, 0 }
-#define wl_opt_positive(name, type, field) \
-	{ name, WL_OPT_POSITIVE, WL_FIELD(type, field, uint64_t), NULL, NULL, 0 }
-#define wl_opt_program(name, type, field, what) \
-	{ name, WL_OPT_PROGRAM, WL_FIELD(type, field, const char *), what, NULL, 0 }
-#define wl_opt_choice(name, type, field, names) \
-	{ name, WL_OPT_CHOICE, WL_INT_FIELD(type, field), NULL, names, 0 }
-#define wl_opt_own(name, val) { name, WL_OPT_OWN, 0, NULL, NULL, val }
+/* The entries of a struct wl_option table, by type: OPT is the option's
+ * name without its "--", FIELD its field in the workload's struct STYPE. */
+#define wl_opt_flag(opt, stype, field) \
+	{ .name = opt, .type = WL_OPT_FLAG, .offset = WL_FIELD(stype, field, int) }
+#define wl_opt_string(opt, stype, field) \
+	{ .name = opt, .type = WL_OPT_STRING, .offset = WL_FIELD(stype, field, const char *) }
+#define wl_opt_u64(opt, stype, field) \
+	{ .name = opt, .type = WL_OPT_U64, .offset = WL_FIELD(stype, field, uint64_t) }
+#define wl_opt_positive(opt, stype, field) \
+	{ .name = opt, .type = WL_OPT_POSITIVE, .offset = WL_FIELD(stype, field, uint64_t) }
+/* 1 to LARGEST, or exit 2 with "bad --OPT value 'X': 1 to LARGEST" */
+#define wl_opt_range(opt, stype, field, largest)                                          \
+	{ .name = opt, .type = WL_OPT_POSITIVE, .offset = WL_FIELD(stype, field, uint64_t), \
+	  .max = largest }
+/* ABOUT: what the program is, for the error on an empty value */
+#define wl_opt_program(opt, stype, field, about)                                               \
+	{ .name = opt, .type = WL_OPT_PROGRAM, .offset = WL_FIELD(stype, field, const char *), \
+	  .what = about }
+#define wl_opt_choice(opt, stype, field, values) \
+	{ .name = opt, .type = WL_OPT_CHOICE, .offset = WL_INT_FIELD(stype, field), .names = values }
+/* Parsed by spec->option(w, c, arg), c being C (below 0x2000). */
+#define wl_opt_own(opt, c) { .name = opt, .type = WL_OPT_OWN, .val = c }
 
 /* The values of a WL_OPT_CHOICE option, for wl_opt_choice's names. */
 #define WL_CHOICES(...) ((const char *const[]){ __VA_ARGS__, NULL })

@@ -285,42 +285,33 @@ static void state_read(struct ycsb *y)
 
 /* --- options and phases --------------------------------------------------- */
 
+#define MAX_SCAN_THREADS 16
+
 static const struct wl_option options[] = {
 	wl_opt_own("workload", 'w'),
 	wl_opt_positive("ops", struct ycsb, ops),
 	wl_opt_choice("distribution", struct ycsb, dist, dist_names),
 	wl_opt_string("cache", struct ycsb, cache_arg),
-	wl_opt_own("scan-threads", 'T'),
+	wl_opt_range("scan-threads", struct ycsb, scan_threads, MAX_SCAN_THREADS),
 	{ 0 },
 };
 
-#define MAX_SCAN_THREADS 16
-
-/* --workload (a mix or a sequence of them) and --scan-threads (1 to 16). */
+/* --workload: a mix, or a sequence of them, each mix once. */
 static int option(struct wl *w, int c, const char *arg)
 {
 	struct ycsb *y = w->priv;
 
-	switch (c) {
-	case 'w':
-		if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdefg") != strlen(arg))
-			die(EXIT_LAB_USAGE,
-			    "bad --workload value '%s': expected a mix a..g, or a sequence of them (e.g. abcfde)",
-			    arg);
-		for (const char *c = arg; *c; c++)
-			if (strchr(c + 1, *c))
-				die(EXIT_LAB_USAGE, "bad --workload value '%s': mix %c twice", arg, *c);
-		strcpy(y->mixes, arg);
-		return 1;
-	case 'T':
-		y->scan_threads = (unsigned)arg_positive("--scan-threads", arg);
-		if (y->scan_threads > MAX_SCAN_THREADS)
-			die(EXIT_LAB_USAGE, "bad --scan-threads value '%s': 1 to %d", arg,
-			    MAX_SCAN_THREADS);
-		return 1;
-	default:
+	if (c != 'w')
 		return 0;
-	}
+	if (!*arg || strlen(arg) >= sizeof(y->mixes) || strspn(arg, "abcdefg") != strlen(arg))
+		die(EXIT_LAB_USAGE,
+		    "bad --workload value '%s': expected a mix a..g, or a sequence of them (e.g. abcfde)",
+		    arg);
+	for (const char *m = arg; *m; m++)
+		if (strchr(m + 1, *m))
+			die(EXIT_LAB_USAGE, "bad --workload value '%s': mix %c twice", arg, *m);
+	strcpy(y->mixes, arg);
+	return 1;
 }
 
 static char *join(const char *dir, const char *name, const char *suffix)

@@ -90,7 +90,7 @@ struct ycsb {
 	uint64_t scanned;
 	char last_key[YCSB_KEY_MAX];
 	uint64_t scan_first;
-	unsigned scan_threads;   /* mix g's streaming threads */
+	uint64_t scan_threads;   /* mix g's streaming threads */
 	uint64_t stream_passes;  /* mix g: whole passes they made */
 	uint64_t stream_records; /* mix g: records they read and verified */
 };

@@ -1,8 +1,6 @@
 /* Parsing of model specs and of option values; see modelspec.h. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +15,6 @@ static int parse_size(const char *value, size_t min, size_t max, size_t *out)
 	if (parse_u64(value, &v) < 0 || v < min || v > max)
 		return -1;
 	*out = (size_t)v;
-	return 0;
-}
-
-static int parse_double(const char *value, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!*value)
-		return -1;
-	errno = 0;
-	v = strtod(value, &end);
-	if (*end || errno || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
 	return 0;
 }
 

@@ -78,7 +78,6 @@ static void parse_args(int argc, char **argv, struct refgen *g)
 	};
 	int have_dist = 0, c;
 	unsigned dist;
-	char *end;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
@@ -98,9 +97,7 @@ static void parse_args(int argc, char **argv, struct refgen *g)
 				die(EXIT_BAD_ARGS, "bad --pages '%s'", optarg);
 			break;
 		case 'a':
-			errno = 0;
-			g->alpha = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(g->alpha > 0.0) || g->alpha > 10.0)
+			if (parse_double(optarg, 0.0, 10.0, &g->alpha) < 0 || !(g->alpha > 0.0))
 				die(EXIT_BAD_ARGS, "bad --alpha '%s' (want 0 < A <= 10)", optarg);
 			break;
 		case 's':

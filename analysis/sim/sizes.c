@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,21 @@ int parse_u64(const char *text, unsigned long long *value)
 			return -1;
 		v = v * 10 + digit;
 	}
+	*value = v;
+	return 0;
+}
+
+int parse_double(const char *text, double min, double max, double *value)
+{
+	char *end;
+	double v;
+
+	if (!*text)
+		return -1;
+	errno = 0;
+	v = strtod(text, &end);
+	if (*end || errno || !isfinite(v) || v < min || v > max)
+		return -1;
 	*value = v;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* Parsing of the command-line values pagesim and refgen share: cache-size
- * lists ("100,200,400" and ranges "100:2000:100"), whole numbers, and a
- * word from a list of choices. */
+ * lists ("100,200,400" and ranges "100:2000:100"), whole numbers, numbers
+ * in a range, and a word from a list of choices. */
 #ifndef SIM_SIZES_H
 #define SIM_SIZES_H
 
@@ -17,6 +17,11 @@ int sizes_parse(const char *spec, size_t **sizes, size_t *count, char *err, size
 /* Parses a whole decimal number (no sign, no suffix).  Returns -1 if text
  * is not one or overflows. */
 int parse_u64(const char *text, unsigned long long *value);
+
+/* Parses a finite decimal or floating number from min to max, the whole
+ * of text (strtod's syntax).  Returns -1, leaving *value as it was, if
+ * text is not one, overflows or is out of range. */
+int parse_double(const char *text, double min, double max, double *value);
 
 /* Sets *index to the position of text in choices (NULL-terminated).
  * Returns -1 if text is none of them. */

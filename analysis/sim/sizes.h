@@ -1,6 +1,7 @@
 /* Parsing of the command-line values pagesim and refgen share: cache-size
  * lists ("100,200,400" and ranges "100:2000:100"), whole numbers, numbers
- * in a range, and a word from a list of choices. */
+ * in a range, and a word from a list of choices.  trace-timeline and
+ * trace-page-cache read their numeric options with parse_double too. */
 #ifndef SIM_SIZES_H
 #define SIM_SIZES_H
 

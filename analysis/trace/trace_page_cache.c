@@ -9,6 +9,7 @@
 #include <string.h>
 #include <trace-cmd.h>
 
+#include "../sim/sizes.h"
 #include "atomic_output.h"
 #include "hot_pages.h"
 #include "lost.h"
@@ -116,18 +117,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'i':
 			o->inodes_spec = optarg;
 			break;
-		case 'p': {
-			char *end;
-
-			errno = 0;
-			o->hot_percent = strtod(optarg, &end);
-			if (errno || *end || !(o->hot_percent > 0 && o->hot_percent <= 100)) {
+		case 'p':
+			if (parse_double(optarg, 0.0, 100.0, &o->hot_percent) != 0 || !(o->hot_percent > 0)) {
 				fprintf(stderr, PROG ": bad --hot-percent '%s' (above 0, at most 100)\n",
 					optarg);
 				return 2;
 			}
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			exit(0);

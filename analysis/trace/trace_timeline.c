@@ -8,6 +8,7 @@
 #include <string.h>
 #include <trace-cmd.h>
 
+#include "../sim/sizes.h"
 #include "atomic_output.h"
 #include "event_sources.h"
 #include "scan.h"
@@ -58,17 +59,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->interval_ms = 1000.0;
 	while ((opt = getopt_long(argc, argv, "i:sqo:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'i': {
-			char *end;
-			errno = 0;
-			o->interval_ms = strtod(optarg, &end);
-			if (errno || *end != '\0' || !(o->interval_ms >= 0.001 && o->interval_ms <= 1e9)) {
+		case 'i':
+			if (parse_double(optarg, 0.001, 1e9, &o->interval_ms) != 0) {
 				fprintf(stderr, "trace-timeline: bad --interval '%s' (milliseconds, >= 0.001)\n",
 					optarg);
 				return 2;
 			}
 			break;
-		}
 		case 's':
 			o->summary = true;
 			break;

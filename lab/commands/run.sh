@@ -52,7 +52,8 @@ USAGE
                     perf/report.txt, perf/folded.txt, result.json's perf),
                     or several joined by commas (events,perf); all is
                     all three; bpftrace:NAME[,NAME...] runs only those
-                    tracepoints/*.bt
+                    tracepoints/*.bt (and the only way to run one whose
+                    header says On-request: yes)
   --trace-buffer KB trace-cmd's per-CPU ring buffer in KiB (default: the
                     buffer_kb= of tracepoints/default.events); needs a
                     --trace that records events. It comes out of the

@@ -263,11 +263,23 @@ in_list() {
 	return 1
 }
 
+# trace_default_programs: the bpftrace programs that --trace bpftrace (or
+# all) runs, space-separated: every tracepoints/*.bt but those whose header
+# says "On-request: yes" (a probe too costly to run unasked), which run
+# only when bpftrace:NAME names them.
+trace_default_programs() {
+	local bt names=()
+	for bt in "$LAB_TOP"/tracepoints/*.bt; do
+		grep -q '^ \* On-request: yes' "$bt" || names+=("$(basename "$bt" .bt)")
+	done
+	echo "${names[*]}"
+}
+
 # trace_parse MODE: check a --trace MODE and set what it records:
 # trace_tracers (array: events, bpftrace, perf, each at most once, in that
-# order), trace_bt_only (the bpftrace programs it runs alone, from
-# bpftrace:NAME[,NAME...], space-separated; empty for every program or
-# none) and trace_canon (MODE in one spelling: "all" for events, every
+# order), trace_bt_only (the bpftrace programs the guest runs,
+# space-separated: those of bpftrace:NAME[,NAME...], or for bpftrace and
+# all trace_default_programs; empty for none) and trace_canon (MODE in one spelling: "all" for events, every
 # bpftrace program and perf; else the tracers joined by commas). MODE is
 # none, all, or a comma-separated list of events, bpftrace, perf and
 # bpftrace:NAME, whose further names follow it as words that are not
@@ -307,11 +319,11 @@ trace_parse() {
 		trace_canon=$(IFS=,; echo "${trace_tracers[*]}")
 		[[ -z $trace_bt_only ]] || trace_canon=${trace_canon/bpftrace/bpftrace:${trace_bt_only// /,}}
 	fi
+	((bt == 0)) || trace_bt_only=$(trace_default_programs)
 }
 
 # trace_bpftrace_only MODE: check a --trace MODE (trace_parse) and print
-# the bpftrace programs it runs alone, space-separated, or nothing for
-# every program or none; call it as x=$(trace_bpftrace_only "$m") || exit.
+# the bpftrace programs it runs, space-separated, or nothing for none; call it as x=$(trace_bpftrace_only "$m") || exit.
 trace_bpftrace_only() {
 	trace_parse "$1"
 	echo "$trace_bt_only"

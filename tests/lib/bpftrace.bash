@@ -63,6 +63,12 @@ bt_needs_framework() {
 	grep -q '^ \* Requires-framework: yes' "$1"
 }
 
+# bt_on_request FILE: the program runs only when --trace bpftrace:NAME
+# names it, not under bpftrace or all.
+bt_on_request() {
+	grep -q '^ \* On-request: yes' "$1"
+}
+
 # bt_check_output FILE.bt OUTPUT.txt: prints what is wrong, if anything.
 bt_check_output() {
 	local bt=$1 out=$2 re

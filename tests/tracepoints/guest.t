@@ -46,6 +46,10 @@ run_traced vanilla vanilla
 for bt in "$top"/tracepoints/*.bt; do
 	name=$(basename "$bt" .bt)
 	out=$dir/bpftrace/$name.txt
+	if bt_on_request "$bt"; then
+		check "vanilla: $name (on request only) did not run under --trace all" test ! -e "$out"
+		continue
+	fi
 	if bt_needs_framework "$bt"; then
 		# no page_replace events (tracepoint) or functions (kprobe) there
 		check "vanilla: $name fails to attach (no framework), and says so" \

@@ -5,9 +5,10 @@
 
 # The framework's files: the policy (sysfs) and its counters (debugfs, a
 # debugging aid and not an ABI, so not in sysfs). Absent on vanilla kernels.
-# shellcheck disable=SC2034 # used by the scripts that source this file
+# Exported: the jobs' checks that run as sh -c '...' read them too.
 PAGE_REPLACE_POLICY=/sys/kernel/mm/page_replace/policy
 PAGE_REPLACE_STATS=/sys/kernel/debug/page_replace/stats
+export PAGE_REPLACE_POLICY PAGE_REPLACE_STATS
 
 # uptime_cs FILE: centiseconds from a /proc/uptime line ("SECONDS.CC ..."),
 # by arithmetic on the two parts of its first field. Deleting the dot

@@ -26,4 +26,12 @@ got=$(busybox sh -c '. "$1"; s=$(uptime_cs "$2"); e=$(uptime_cs "$3"); echo $(((
 is "$got" "0.94" "shell arithmetic on two readings below and above 1 s"
 got=$(busybox sh -c '. "$1"; now_cs' - "$lib" 2>&1) || true
 check "now_cs reads /proc/uptime (a positive number: $got)" test "$got" -gt 0
+
+# The framework's file names reach the jobs' own child shells: the history
+# check runs as sh -c '...', and with the names unexported it read an
+# empty path and skipped as if the policy counted no history.
+# shellcheck disable=SC2016 # expanded by the child shell
+got=$(busybox sh -c '. "$1"; sh -c "echo \$PAGE_REPLACE_POLICY \$PAGE_REPLACE_STATS"' - "$lib" 2>&1) || true
+is "$got" "/sys/kernel/mm/page_replace/policy /sys/kernel/debug/page_replace/stats" \
+	"a child shell of a job sees the framework's file names"
 done_testing
